@@ -1,0 +1,142 @@
+/*
+ * rankmap.h -- the one public C API of rankmap, topology-aware rank reordering.
+ *
+ * Usable from C (C99) and C++.  Conventions, stated once:
+ *   - Objects are opaque handles with a create -> use -> free lifecycle.
+ *   - Every function returns RANKMAP_OK (0) on success or a negative
+ *     rankmap_status code; on failure a human-readable message naming the
+ *     setting, file or line at fault is available from rankmap_last_error()
+ *     (thread-local, valid until the next failing call in the same thread).
+ *   - No C++ exception ever crosses this boundary and the library never calls
+ *     exit() or abort().
+ *   - "Tasks" are the vertices of the communication graph (MPI ranks);
+ *     "nodes" are the locations of the machine model.  Several tasks may share
+ *     a node: with N tasks on P nodes every node receives between floor(N/P)
+ *     and ceil(N/P) tasks (seed 000, equation 3).
+ */
+#ifndef RANKMAP_H
+#define RANKMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RANKMAP_VERSION_MAJOR 0
+#define RANKMAP_VERSION_MINOR 1
+#define RANKMAP_MAX_DIMS 8 /* coordinates per node: up to 6 torus dims + room */
+
+typedef enum rankmap_status {
+    RANKMAP_OK = 0,
+    RANKMAP_ERR_INVALID = -1,   /* bad argument or malformed input */
+    RANKMAP_ERR_IO = -2,        /* a file could not be read or written */
+    RANKMAP_ERR_TOO_SMALL = -3, /* topology cannot hold the tasks */
+    RANKMAP_ERR_NOMEM = -4,
+    RANKMAP_ERR_INTERNAL = -5,
+    RANKMAP_ERR_TIMEOUT = -6
+} rankmap_status;
+
+typedef struct rankmap_topology_s *rankmap_topology_t;
+typedef struct rankmap_graph_s *rankmap_graph_t;
+
+/* Message for the last failure in this thread ("" if none). */
+const char *rankmap_last_error(void);
+const char *rankmap_version(void);
+
+/* ---- machine models ------------------------------------------------------
+ * Topology strings (one parser for the CLI, MPICH and the PMPI plugin):
+ *   torus:8x8x8          3-D torus, 1..6 dims, wrap-around in every dim
+ *   mesh:8x4x4           mesh, no wrap-around
+ *   torus:8x8x8:wrap=110 per-dimension wrap-around (1 = torus, 0 = mesh)
+ *   torus:8x8x8x2:local=0.5   the last dimension is tasks on one node
+ *                        (BG/L virtual-node mode) at cost 0.5 per step
+ *   tree:4x2x8:cost=100,10,1  hierarchy, node/socket/core tiers and the cost
+ *                        of crossing each tier (outermost first)
+ *   file:PATH            explicit symmetric distance matrix (see README)
+ * Option ":metric=hops|dim|euclid" chooses the distance metric of seed 000
+ * (hop count -- the default --, 3/D x hops, Euclidean).  Option ":slots=K"
+ * (any kind, last) lets a node hold up to K tasks (default 1); N tasks on P
+ * nodes need ceil(N/P) <= K, else RANKMAP_ERR_TOO_SMALL.                   */
+int rankmap_topology_parse(const char *spec, rankmap_topology_t *topo);
+void rankmap_topology_free(rankmap_topology_t topo);
+int rankmap_topology_size(rankmap_topology_t topo, int *nnodes);
+int rankmap_topology_ndims(rankmap_topology_t topo, int *ndims);
+int rankmap_topology_dims(rankmap_topology_t topo, int *dims /* [ndims] */);
+int rankmap_topology_coords(rankmap_topology_t topo, int node, int *coords);
+int rankmap_topology_node(rankmap_topology_t topo, const int *coords, int *node);
+int rankmap_topology_distance(rankmap_topology_t topo, int a, int b, double *d);
+
+/* Node of every task under a BG/L mapping order such as "XYZT", "TXYZ",
+ * "ZYXT" (the first letter varies fastest; T is the slot on a node).
+ * ntasks may exceed the node count: slots per node = ceil(ntasks/nnodes).  */
+int rankmap_order_placement(rankmap_topology_t topo, const char *order,
+                            int ntasks, int *node_of_task);
+
+/* Read a BG/L-style mapfile: line r holds the coordinates of rank r
+ * ("x y z [t]").  Checks range, duplicates and count.                      */
+int rankmap_mapfile_read(rankmap_topology_t topo, const char *path,
+                         int ntasks, int *node_of_task);
+int rankmap_mapfile_write(rankmap_topology_t topo, const char *path,
+                          int ntasks, const int *node_of_task);
+
+/* ---- communication graphs ------------------------------------------------
+ * Directed weighted graph of ntasks vertices; C(i,j) = bytes or messages
+ * from i to j.  Duplicate edges are summed; self edges are ignored.         */
+int rankmap_graph_create(int ntasks, int64_t nedges, const int *src,
+                         const int *dst, const double *weights /* NULL=1 */,
+                         rankmap_graph_t *graph);
+/* Edge list, METIS .graph or dense matrix, chosen by format
+ * ("edges", "metis", "matrix", or NULL/"auto" by file extension).          */
+int rankmap_graph_read(const char *path, const char *format,
+                       rankmap_graph_t *graph);
+/* Implied neighbour graph of a Cartesian grid (as MPI_Cart_create sees it):
+ * each task talks to its 2 neighbours in every dimension, weight 1.       */
+int rankmap_graph_cartesian(int ndims, const int *dims, const int *periods,
+                            rankmap_graph_t *graph);
+void rankmap_graph_free(rankmap_graph_t graph);
+int rankmap_graph_ntasks(rankmap_graph_t graph, int *ntasks);
+
+/* ---- mapping ------------------------------------------------------------- */
+typedef struct rankmap_options {
+    const char *algorithm; /* "auto" (default when NULL), "identity", "random",
+                              "greedy", "anneal", "dc-anneal", "kl",
+                              "cart", "scotch" if built with Scotch, ...     */
+    uint64_t seed;         /* same seed, same mapping                       */
+    double time_limit;     /* seconds for the whole call, <= 0: default     */
+    int verbose;           /* 0 quiet, 1 summary on stderr, 2 progress      */
+    /* Optional Cartesian structure of the tasks (from MPI_Cart_create);
+     * cart_ndims = 0 when unknown.  Task r has row-major coordinates.       */
+    int cart_ndims;
+    int cart_dims[RANKMAP_MAX_DIMS];
+    int cart_periods[RANKMAP_MAX_DIMS];
+} rankmap_options;
+
+/* Fill with the defaults (auto, seed 1, time limit 0 = default budget).   */
+void rankmap_options_init(rankmap_options *opts);
+
+typedef struct rankmap_report {
+    double F;             /* free energy sum C(i,j) d(pi(i),pi(j))           */
+    double F_min;         /* seed 000 lower bound                            */
+    double ratio;         /* F / F_min (1 when F_min = 0)                    */
+    double avg_dilation;  /* weighted mean hop distance per unit of traffic */
+    double max_link_load; /* heaviest link under dimension-order routing   */
+    double seconds;       /* wall time of the mapping call                   */
+    char algorithm[32];   /* the mapper that produced the result            */
+} rankmap_report;
+
+/* Compute a placement: node_of_task[i] = node of task i.  On any failure
+ * node_of_task is left untouched and a negative status is returned.       */
+int rankmap_map(rankmap_topology_t topo, rankmap_graph_t graph,
+                const rankmap_options *opts, int *node_of_task,
+                rankmap_report *report /* may be NULL */);
+
+/* Evaluate an existing placement (checks it is valid).                    */
+int rankmap_evaluate(rankmap_topology_t topo, rankmap_graph_t graph,
+                     const int *node_of_task, rankmap_report *report);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RANKMAP_H */

@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# maint/mpich/build-mpich.sh -- build and install the patched MPICH 4.0.2.
+#
+#   build-mpich.sh --prefix P --rankmap-build BUILDDIR --rankmap-src SRCDIR
+#                  [--with-mpich-src DIR] [--device ch3:nemesis|ch4:ofi|ch4:ucx]
+#                  [--cache-dir DIR] [--destdir DIR] [--jobs N] [--no-install]
+#
+# 1. Source: Debian's source package (`apt-get source mpich`; deb-src entries
+#    are derived from the machine's own apt sources when missing), or the
+#    tree given with --with-mpich-src.  The pristine tree is kept in the cache.
+# 2. The build tree lives in $CACHE/mpich-<key>, where <key> hashes the patch
+#    series, the configure options, the prefix, the source and rankmap.h: a
+#    second run with the same inputs only installs.
+# 3. Patches from maint/mpich/patches (in the order of the series file), the
+#    CVAR tables regenerated with MPICH's own maint/extractcvars (no autogen),
+#    configure, make (libmpi linked with BUILDDIR/.libs/librankmap, rpath P/lib).
+# 4. make install (into DESTDIR if given), plus libmpich.so.12 -> libmpi.so.12
+#    so programs built with Debian's mpicc (which link libmpich.so.12) run
+#    against this library through LD_LIBRARY_PATH.
+# Exit status is non-zero with a message naming the failing step.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+prefix= rm_build= rm_src= mpich_src= device=ch3:nemesis destdir= install=yes
+cache=${RANKMAP_CACHE_DIR:-/var/cache/rankmap}
+jobs=${RANKMAP_MPICH_JOBS:-2}
+MPICH_VERSION=4.0.2
+
+die() { echo "build-mpich.sh: error: $*" >&2; exit 1; }
+note() { echo "build-mpich.sh: $*" >&2; }
+
+while [ $# -gt 0 ]; do
+  case $1 in
+    --prefix) prefix=$2; shift 2 ;;
+    --prefix=*) prefix=${1#*=}; shift ;;
+    --rankmap-build) rm_build=$2; shift 2 ;;
+    --rankmap-build=*) rm_build=${1#*=}; shift ;;
+    --rankmap-src) rm_src=$2; shift 2 ;;
+    --rankmap-src=*) rm_src=${1#*=}; shift ;;
+    --with-mpich-src) mpich_src=$2; shift 2 ;;
+    --with-mpich-src=*) mpich_src=${1#*=}; shift ;;
+    --device) device=$2; shift 2 ;;
+    --device=*) device=${1#*=}; shift ;;
+    --cache-dir) cache=$2; shift 2 ;;
+    --cache-dir=*) cache=${1#*=}; shift ;;
+    --destdir) destdir=$2; shift 2 ;;
+    --destdir=*) destdir=${1#*=}; shift ;;
+    --jobs) jobs=$2; shift 2 ;;
+    --jobs=*) jobs=${1#*=}; shift ;;
+    --no-install) install=no; shift ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    *) die "unknown option '$1' (see --help)" ;;
+  esac
+done
+[ -n "$prefix" ] || die "--prefix is required"
+[ -n "$rm_build" ] || die "--rankmap-build is required (the rankmap build tree)"
+[ -n "$rm_src" ] || die "--rankmap-src is required (the rankmap source tree)"
+case $prefix in /*) ;; *) die "--prefix must be absolute: $prefix" ;; esac
+rm_build=$(cd "$rm_build" && pwd) || die "--rankmap-build $rm_build: no such directory"
+rm_src=$(cd "$rm_src" && pwd) || die "--rankmap-src $rm_src: no such directory"
+[ -f "$rm_src/include/rankmap.h" ] || die "$rm_src/include/rankmap.h not found (--rankmap-src)"
+ls "$rm_build"/.libs/librankmap.so* >/dev/null 2>&1 ||
+  die "$rm_build/.libs/librankmap.so not found: build librankmap first (make librankmap.la)"
+mkdir -p "$cache" || die "cannot create the cache directory $cache (set RANKMAP_CACHE_DIR)"
+cache=$(cd "$cache" && pwd)
+
+# ---- build dependencies ------------------------------------------------------
+missing=()
+command -v gcc >/dev/null || missing+=(gcc)
+command -v g++ >/dev/null || missing+=(g++)
+command -v make >/dev/null || missing+=(make)
+command -v perl >/dev/null || missing+=(perl)
+command -v patch >/dev/null || missing+=(patch)
+command -v flock >/dev/null || missing+=(util-linux)
+[ -f /usr/include/hwloc.h ] || missing+=(libhwloc-dev)
+if [ -z "$mpich_src" ]; then command -v dpkg-source >/dev/null || missing+=(dpkg-dev); fi
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    note "installing build dependencies: ${missing[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2 ||
+      die "apt-get install ${missing[*]} failed"
+  else
+    die "missing build dependencies: ${missing[*]} (apt-get install them, as root)"
+  fi
+fi
+
+# ---- the source tree -------------------------------------------------------------
+# Derive deb-src entries from the machine's own apt sources (no host name is
+# written anywhere but /etc/apt on this machine).
+enable_deb_src() {
+  local out=/etc/apt/sources.list.d/rankmap-deb-src
+  [ "$(id -u)" = 0 ] || die "apt-get source needs deb-src entries; run as root or give --with-mpich-src=DIR"
+  local f
+  : >"$out.sources.tmp"
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    case $f in "$out.sources") continue ;; esac
+    # deb822: every stanza whose Types has "deb" gets a "deb-src" twin
+    awk 'BEGIN { RS = ""; ORS = "\n\n" }
+         /(^|\n)Types:[^\n]*(^|[ \t])deb([ \t]|$|\n)/ && !/(^|\n)Enabled:[ \t]*no/ {
+           sub(/Types:[^\n]*/, "Types: deb-src"); print }' "$f" >>"$out.sources.tmp"
+  done
+  : >"$out.list.tmp"
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [ -f "$f" ] || continue
+    case $f in "$out.list") continue ;; esac
+    sed -n 's/^[[:space:]]*deb[[:space:]]/deb-src /p' "$f" >>"$out.list.tmp"
+  done
+  [ -s "$out.sources.tmp" ] && mv "$out.sources.tmp" "$out.sources" || rm -f "$out.sources.tmp"
+  [ -s "$out.list.tmp" ] && mv "$out.list.tmp" "$out.list" || rm -f "$out.list.tmp"
+  [ -f "$out.sources" ] || [ -f "$out.list" ] || die "no apt source entries to derive deb-src from"
+  note "derived deb-src entries in $out.*; apt-get update"
+  apt-get update -q >&2 || die "apt-get update failed"
+}
+
+pristine=
+source_id=
+if [ -n "$mpich_src" ]; then
+  pristine=$(cd "$mpich_src" && pwd) || die "--with-mpich-src $mpich_src: no such directory"
+  source_id="dir:$pristine"
+else
+  pristine=$cache/src/mpich-$MPICH_VERSION-debian
+  source_id="debian:mpich-$MPICH_VERSION"
+  if [ ! -f "$pristine/.rankmap-complete" ]; then
+    (
+      flock 9
+      if [ ! -f "$pristine/.rankmap-complete" ]; then
+        apt-cache showsrc mpich 2>/dev/null | grep -q "^Version: $MPICH_VERSION" || enable_deb_src
+        tmp=$(mktemp -d "$cache/src-XXXXXX")
+        note "apt-get source mpich (into $tmp)"
+        (cd "$tmp" && apt-get source -q mpich >&2) || die "apt-get source mpich failed"
+        d=$(ls -d "$tmp"/mpich-*/ 2>/dev/null | head -1)
+        [ -n "$d" ] || die "apt-get source mpich produced no source tree"
+        rm -rf "$pristine"
+        mv "$d" "$pristine"
+        rm -rf "$tmp"
+        touch "$pristine/.rankmap-complete"
+      fi
+    ) 9>"$cache/src.lock"
+  fi
+fi
+[ -f "$pristine/configure" ] && [ -f "$pristine/maint/extractcvars.in" ] ||
+  die "$pristine is not an MPICH source tree (configure, maint/extractcvars.in)"
+ver=$(sed -n "s/^PACKAGE_VERSION='\(.*\)'/\1/p" "$pristine/configure" | head -1)
+[ "$ver" = "$MPICH_VERSION" ] || die "$pristine is MPICH $ver; the patches are for $MPICH_VERSION"
+
+# ---- cache key -------------------------------------------------------------------
+series=$here/patches/series
+[ -f "$series" ] || die "$series not found"
+patches=()
+while read -r p; do
+  case $p in ''|'#'*) continue ;; esac
+  [ -f "$here/patches/$p" ] || die "patch $p (listed in $series) not found"
+  patches+=("$here/patches/$p")
+done <"$series"
+
+conf_opts=(--prefix="$prefix" --with-device="$device" --with-pm=hydra --with-hwloc=/usr
+           --disable-fortran --disable-cxx --enable-fast=O2 --enable-shared --disable-static)
+case $device in ch3*) conf_opts+=(--with-datatype-engine=dataloop) ;; esac
+
+key=$( {
+  echo "build-mpich v1"
+  echo "$source_id"
+  printf '%s\n' "${conf_opts[@]}"
+  for p in "${patches[@]}"; do basename "$p"; cat "$p"; done
+  cat "$rm_src/include/rankmap.h"
+} | sha256sum | cut -c1-16)
+tree=$cache/mpich-$key
+link_vars=(RANKMAP_LDFLAGS="-L$rm_build/.libs -Wl,-rpath,$prefix/lib" RANKMAP_LIBS=-lrankmap)
+
+# ---- build (once per key) --------------------------------------------------------
+exec 8>"$tree.lock"
+flock 8
+if [ -f "$tree/.rankmap-built" ]; then
+  note "using the cached build $tree"
+else
+  if [ ! -f "$tree/.rankmap-configured" ]; then
+    rm -rf "$tree"
+    note "copying $pristine to $tree"
+    cp -a "$pristine" "$tree.tmp.$$" && mv "$tree.tmp.$$" "$tree" || die "cannot copy the MPICH source"
+    cp "$rm_src/include/rankmap.h" "$tree/src/include/rankmap.h"
+    for p in "${patches[@]}"; do
+      note "applying $(basename "$p")"
+      patch -d "$tree" -p1 --forward --quiet <"$p" || die "patch $(basename "$p") does not apply to $pristine"
+    done
+    # regenerate the CVAR tables (src/include/mpir_cvars.h, src/util/mpir_cvars.c,
+    # README.envvar) with MPICH's own extractor, as autogen.sh would
+    sed "s|@abs_srcdir@|$tree/maint|g" "$tree/maint/extractcvars.in" >"$tree/maint/extractcvars.rankmap"
+    dirs=$(sed "s|@abs_srcdir@|$tree/maint|g" "$tree/maint/cvardirs.in")
+    (cd "$tree" && perl maint/extractcvars.rankmap --dirs="$dirs" >&2) || die "maint/extractcvars failed"
+    grep -q MPIR_CVAR_RANKMAP_TOPOLOGY "$tree/src/include/mpir_cvars.h" || die "the RANKMAP CVARs were not extracted"
+    note "configure ${conf_opts[*]}"
+    (cd "$tree" && ./configure "${conf_opts[@]}" >configure.rankmap.log 2>&1) ||
+      { tail -30 "$tree/configure.rankmap.log" >&2; die "MPICH configure failed (log: $tree/configure.rankmap.log)"; }
+    touch "$tree/.rankmap-configured"
+  fi
+  note "make -j$jobs in $tree (log: $tree/make.rankmap.log)"
+  (cd "$tree" && make -j"$jobs" "${link_vars[@]}" >make.rankmap.log 2>&1) ||
+    { grep -E -B2 -A6 'error|Error' "$tree/make.rankmap.log" | tail -40 >&2; die "MPICH make failed (log: $tree/make.rankmap.log)"; }
+  touch "$tree/.rankmap-built"
+fi
+
+# ---- install --------------------------------------------------------------------
+[ $install = yes ] || { echo "$tree"; exit 0; }
+note "make install${destdir:+ DESTDIR=$destdir} (prefix $prefix)"
+(cd "$tree" && make install ${destdir:+DESTDIR="$destdir"} "${link_vars[@]}" >install.rankmap.log 2>&1) ||
+  { tail -30 "$tree/install.rankmap.log" >&2; die "MPICH make install failed (log: $tree/install.rankmap.log)"; }
+lib=$destdir$prefix/lib
+[ -f "$lib/libmpi.so.12" ] || die "$lib/libmpi.so.12 missing after make install"
+# Debian's mpicc links libmpich.so.12: same ABI, other file name
+ln -sf libmpi.so.12 "$lib/libmpich.so.12"
+[ -e "$lib/libmpich.so" ] || ln -sf libmpi.so "$lib/libmpich.so"
+[ -f "$destdir$prefix/include/mpix_rankmap.h" ] || die "mpix_rankmap.h was not installed"
+note "patched MPICH installed in $destdir$prefix (build tree $tree)"

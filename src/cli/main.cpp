@@ -1,0 +1,267 @@
+// main.cpp -- the `rankmap` command line:
+//   rankmap map  --topology T --graph G [--algorithm A] [--seed S] [--time-limit SEC]
+//                [--out MAPFILE] [--json] [--format F] [--order XYZT] [--cart DIMS[:PERIODS]]
+//                [--strategy S] [--trace FILE] [-v]
+//   rankmap eval --topology T --graph G --mapping MAPFILE [--json] [--format F]
+//   rankmap gen  WORKLOAD --topology T [--tasks N] [--seed S] [--scramble] --out G
+// Exit status: 0 success, 1 error (message on stderr naming the file, line
+// or setting), 2 usage error.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "common/error.hpp"
+#include "common/text.hpp"
+#include "common/timer.hpp"
+#include "cost/cost.hpp"
+#include "graph/graph.hpp"
+#include "map/mapper.hpp"
+#include "topology/mapfile.hpp"
+#include "topology/topology.hpp"
+#include "workload/workload.hpp"
+
+using namespace rankmap;
+
+namespace {
+
+const char *kUsage =
+    "usage:\n"
+    "  rankmap map  --topology T --graph G [--algorithm A] [--seed S] [--time-limit SEC]\n"
+    "               [--out MAPFILE] [--json] [--format edges|metis|matrix] [--order XYZT]\n"
+    "               [--cart DIMS[:PERIODS]] [--strategy default|quality|speed] [--trace FILE] [-v]\n"
+    "  rankmap eval --topology T --graph G --mapping MAPFILE [--json] [--format F]\n"
+    "  rankmap gen  WORKLOAD --topology T [--tasks N] [--seed S] [--scramble] --out G\n"
+    "               (WORKLOAD: cubic1, cubic2, sage, umt)\n"
+    "  rankmap --help | --version\n"
+    "topologies: torus:8x8x8  mesh:8x4x4  torus:8x8x8x2:local=0.5  tree:4x2x8:cost=100,10,1\n"
+    "            file:PATH    options :metric=hops|dim|euclid  :slots=K (tasks per node)\n"
+    "algorithms: auto (default), identity, random, order, cart, greedy, anneal, dc-anneal, kl, scotch\n";
+
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct Args {
+    std::string command, positional;
+    std::map<std::string, std::string> opt;
+    bool has(const std::string &k) const { return opt.count(k) > 0; }
+    std::string get(const std::string &k, const std::string &def = "") const {
+        auto it = opt.find(k);
+        return it == opt.end() ? def : it->second;
+    }
+    std::string need(const std::string &k) const {
+        if (!has(k)) throw UsageError("'" + command + "' needs --" + k);
+        return get(k);
+    }
+};
+
+Args parse_args(int argc, char **argv) {
+    static const char *flags[] = {"json", "scramble", "v", "verbose", "help"};
+    Args a;
+    if (argc < 2) throw UsageError("no command");
+    a.command = argv[1];
+    for (int i = 2; i < argc; ++i) {
+        std::string s = argv[i];
+        if (s.rfind("--", 0) == 0 || s == "-v") {
+            std::string key = s.substr(s[1] == '-' ? 2 : 1), val;
+            auto eq = key.find('=');
+            bool is_flag = false;
+            for (auto *f : flags) is_flag |= key == f;
+            if (eq != std::string::npos) {
+                val = key.substr(eq + 1);
+                key = key.substr(0, eq);
+            } else if (!is_flag) {
+                if (i + 1 >= argc) throw UsageError("option --" + key + " needs a value");
+                val = argv[++i];
+            }
+            a.opt[key] = val;
+        } else if (a.positional.empty()) {
+            a.positional = s;
+        } else {
+            throw UsageError("unexpected argument '" + s + "'");
+        }
+    }
+    return a;
+}
+
+long long int_opt(const Args &a, const std::string &k, long long def, long long lo, long long hi) {
+    if (!a.has(k)) return def;
+    long long v;
+    if (!parse_int(a.get(k), v) || v < lo || v > hi)
+        throw UsageError("--" + k + " '" + a.get(k) + "' must be a whole number in " + std::to_string(lo) + ".." +
+                         std::to_string(hi));
+    return v;
+}
+
+double double_opt(const Args &a, const std::string &k, double def) {
+    if (!a.has(k)) return def;
+    double v;
+    if (!parse_double(a.get(k), v) || v < 0) throw UsageError("--" + k + " '" + a.get(k) + "' must be a number >= 0");
+    return v;
+}
+
+std::string json_escape(const std::string &s) {
+    std::string o;
+    for (char c : s) {
+        if (c == '"' || c == '\\') o += '\\', o += c;
+        else if (static_cast<unsigned char>(c) < 0x20) o += ' ';
+        else o += c;
+    }
+    return o;
+}
+
+void print_report(const std::string &alg, const Graph &g, const Topology &topo, const CostReport &r, double secs,
+                  bool json) {
+    if (json) {
+        std::printf("{\"algorithm\": \"%s\", \"n\": %d, \"nodes\": %d, \"topology\": \"%s\", \"F\": %.17g, "
+                    "\"F_min\": %.17g, \"ratio\": %.6f, \"avg_dilation\": %.6f, \"max_link_load\": %.17g, "
+                    "\"seconds\": %.6f}\n",
+                    json_escape(alg).c_str(), g.n(), topo.size(), json_escape(topo.describe()).c_str(), r.F, r.F_min,
+                    r.ratio, r.avg_dilation, r.max_link_load, secs);
+    } else {
+        std::printf("algorithm      %s\n", alg.c_str());
+        std::printf("tasks          %d on %s (%d nodes)\n", g.n(), topo.describe().c_str(), topo.size());
+        std::printf("F              %.6g\n", r.F);
+        std::printf("F_min          %.6g\n", r.F_min);
+        std::printf("F/F_min        %.4f\n", r.ratio);
+        std::printf("avg dilation   %.4f hops\n", r.avg_dilation);
+        std::printf("max link load  %.6g\n", r.max_link_load);
+        std::printf("seconds        %.3f\n", secs);
+    }
+}
+
+std::optional<CartGrid> parse_cart(const std::string &s) {
+    // DIMS[:PERIODS], e.g. 8x8x8 or 8x8:10 (periods default 1 = periodic)
+    auto parts = split(s, ":");
+    if (parts.empty() || parts.size() > 2) throw UsageError("--cart '" + s + "' must be DIMS[:PERIODS], e.g. 8x8x8:111");
+    CartGrid g;
+    for (auto &d : split(parts[0], "x")) {
+        long long v;
+        if (!parse_int(d, v) || v < 1 || v > 1 << 20) throw UsageError("--cart dimension '" + d + "' is not valid");
+        g.dims.push_back(static_cast<int>(v));
+    }
+    g.periods.assign(g.dims.size(), 1);
+    if (parts.size() == 2) {
+        if (parts[1].size() != g.dims.size() || parts[1].find_first_not_of("01") != std::string::npos)
+            throw UsageError("--cart periods '" + parts[1] + "' need one 0/1 per dimension");
+        for (size_t k = 0; k < g.dims.size(); ++k) g.periods[k] = parts[1][k] == '1';
+    }
+    return g;
+}
+
+int cmd_map(const Args &a) {
+    auto topo = parse_topology(a.need("topology"));
+    Graph g = read_graph(a.need("graph"), a.get("format", "auto"));
+    Algorithm alg = parse_algorithm(a.get("algorithm", "auto"));
+    Options o;
+    o.seed = static_cast<uint64_t>(int_opt(a, "seed", 1, 0, (1LL << 62)));
+    o.time_limit = double_opt(a, "time-limit", 0);
+    o.verbose = (a.has("v") || a.has("verbose")) ? 2 : 0;
+    if (a.has("order")) o.order = a.get("order");
+    if (a.has("strategy")) o.strategy = a.get("strategy");
+    std::optional<CartGrid> grid;
+    if (a.has("cart")) {
+        grid = parse_cart(a.get("cart"));
+        int64_t n = 1;
+        for (int d : grid->dims) n *= d;
+        if (n != g.n())
+            throw Error("--cart " + a.get("cart") + " has " + std::to_string(n) + " tasks but graph '" + a.get("graph") +
+                        "' has " + std::to_string(g.n()));
+    }
+    Deadline clock(0);
+    ProblemData d = prepare(g, *topo);
+    std::vector<TracePoint> trace;
+    const bool show = o.verbose > 0 || isatty(2);
+    Problem p{g, d.sym, *topo, d.cap, d.f_min, grid, o, Deadline(o.time_limit), a.has("trace") ? &trace : nullptr, {}};
+    if (show) p.progress = [](const std::string &m) { std::fprintf(stderr, "rankmap: %s\n", m.c_str()); };
+    if (show)
+        std::fprintf(stderr, "rankmap: mapping %d tasks onto %s with '%s'...\n", g.n(), topo->describe().c_str(),
+                     algorithm_name(alg));
+    std::vector<int> place = run_mapper(alg, p);
+    double secs = clock.elapsed();
+    CostReport r = evaluate(g, *topo, place, d.f_min);
+    if (a.has("out")) write_mapfile(*topo, a.get("out"), place);
+    if (a.has("trace")) {
+        std::FILE *f = std::fopen(a.get("trace").c_str(), "w");
+        if (!f) throw Error("trace file '" + a.get("trace") + "': cannot open for writing", ErrorKind::Io);
+        std::fprintf(f, "# step beta ratio acceptance\n");
+        for (auto &t : trace) std::fprintf(f, "%d %.9g %.9g %.6f\n", t.step, t.beta, t.ratio, t.acceptance);
+        std::fclose(f);
+    }
+    print_report(algorithm_name(alg), g, *topo, r, secs, a.has("json"));
+    return 0;
+}
+
+int cmd_eval(const Args &a) {
+    auto topo = parse_topology(a.need("topology"));
+    Graph g = read_graph(a.need("graph"), a.get("format", "auto"));
+    prepare(g, *topo);  // size checks
+    std::vector<int> place = read_mapfile(*topo, a.need("mapping"), g.n());
+    CostReport r = evaluate(g, *topo, place);
+    print_report("mapfile:" + a.get("mapping"), g, *topo, r, 0.0, a.has("json"));
+    return 0;
+}
+
+int cmd_gen(const Args &a) {
+    if (a.positional.empty()) throw UsageError("'gen' needs a WORKLOAD (cubic1, cubic2, sage, umt)");
+    auto topo = parse_topology(a.need("topology"));
+    std::string out = a.need("out");
+    const long long n = int_opt(a, "tasks", static_cast<long long>(topo->size()) * topo->slots(), 1, 1 << 24);
+    const uint64_t seed = static_cast<uint64_t>(int_opt(a, "seed", 1, 0, (1LL << 62)));
+    std::vector<int> grid_dims = topo->dims();
+    if (a.has("grid")) {
+        grid_dims.clear();
+        for (auto &d : split(a.get("grid"), "x")) {
+            long long v;
+            if (!parse_int(d, v) || v < 1) throw UsageError("--grid dimension '" + d + "' is not valid");
+            grid_dims.push_back(static_cast<int>(v));
+        }
+    }
+    Graph g = make_workload(a.positional, static_cast<int>(n), grid_dims, seed);
+    if (a.has("scramble")) g = g.relabeled(scramble_permutation(g.n(), seed ^ 0x5eed));
+    write_edge_list(g, out);
+    std::fprintf(stderr, "rankmap: wrote %s: %d tasks, %lld directed edges\n", out.c_str(), g.n(),
+                 static_cast<long long>(g.nedges()));
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    try {
+        if (argc >= 2 && (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help"))) {
+            std::fputs(kUsage, stdout);
+            return 0;
+        }
+        if (argc >= 2 && !std::strcmp(argv[1], "--version")) {
+            std::puts("rankmap 0.1.0");
+            return 0;
+        }
+        Args a = parse_args(argc, argv);
+        if (a.has("help")) {
+            std::fputs(kUsage, stdout);
+            return 0;
+        }
+        if (a.command == "map") return cmd_map(a);
+        if (a.command == "eval") return cmd_eval(a);
+        if (a.command == "gen") return cmd_gen(a);
+        throw UsageError("unknown command '" + a.command + "'");
+    } catch (const UsageError &e) {
+        std::fprintf(stderr, "rankmap: %s\n%s", e.what(), kUsage);
+        return 2;
+    } catch (const Error &e) {
+        std::fprintf(stderr, "rankmap: error: %s\n", e.what());
+        return 1;
+    } catch (const std::bad_alloc &) {
+        std::fprintf(stderr, "rankmap: error: out of memory\n");
+        return 1;
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "rankmap: internal error: %s\n", e.what());
+        return 1;
+    }
+}

@@ -1,0 +1,58 @@
+// rng.hpp -- a small, fast, reproducible PRNG (xoshiro256**, seeded through
+// splitmix64).  Every randomized algorithm takes its generator from the
+// user's seed so that the same seed gives the same mapping on every platform
+// (std:: distributions are implementation-defined, so we avoid them).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace rankmap {
+
+class Rng {
+public:
+    explicit Rng(uint64_t seed = 1) { reseed(seed); }
+    void reseed(uint64_t seed) {
+        uint64_t x = seed;
+        for (auto &v : s_) {
+            x += 0x9e3779b97f4a7c15ULL;
+            uint64_t z = x;
+            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+            z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+            v = z ^ (z >> 31);
+        }
+    }
+    uint64_t next() {
+        const uint64_t result = rotl(s_[1] * 5, 7) * 9;
+        const uint64_t t = s_[1] << 17;
+        s_[2] ^= s_[0];
+        s_[3] ^= s_[1];
+        s_[1] ^= s_[2];
+        s_[0] ^= s_[3];
+        s_[2] ^= t;
+        s_[3] = rotl(s_[3], 45);
+        return result;
+    }
+    // Uniform integer in [0, n), n > 0 (Lemire's multiply-shift; the tiny bias
+    // is irrelevant for annealing and keeps results bit-identical).
+    uint32_t below(uint32_t n) {
+        return static_cast<uint32_t>(((next() >> 32) * static_cast<uint64_t>(n)) >> 32);
+    }
+    // Uniform double in [0, 1).
+    double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+
+private:
+    static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+    uint64_t s_[4];
+};
+
+// Fisher-Yates with our generator (std::shuffle's result is unspecified).
+template <class Vec> void shuffle(Vec &v, Rng &rng) {
+    for (std::size_t i = v.size(); i > 1; --i) {
+        std::size_t j = rng.below(static_cast<uint32_t>(i));
+        auto tmp = v[i - 1];
+        v[i - 1] = v[j];
+        v[j] = tmp;
+    }
+}
+
+} // namespace rankmap

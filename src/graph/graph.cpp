@@ -1,0 +1,144 @@
+// graph.cpp -- CSR communication graph (see graph.hpp).
+#include "graph/graph.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "common/error.hpp"
+
+namespace rankmap {
+
+Graph Graph::from_edges(int n, const std::vector<Edge> &edges_in) {
+    if (n < 0) throw Error("graph: negative task count");
+    Graph g;
+    g.n_ = n;
+    std::vector<int64_t> deg(static_cast<size_t>(n) + 1, 0);
+    for (const Edge &e : edges_in) {
+        if (e.src < 0 || e.src >= n || e.dst < 0 || e.dst >= n)
+            throw Error("graph: edge " + std::to_string(e.src) + " -> " + std::to_string(e.dst) +
+                        " names a task outside 0.." + std::to_string(n - 1));
+        if (!(e.w >= 0) || !std::isfinite(e.w))
+            throw Error("graph: edge " + std::to_string(e.src) + " -> " + std::to_string(e.dst) +
+                        " has a negative or non-finite weight");
+        if (e.src != e.dst && e.w > 0) deg[e.src + 1]++;
+    }
+    for (int v = 0; v < n; ++v) deg[v + 1] += deg[v];
+    std::vector<int> adj(deg[n]);
+    std::vector<double> w(deg[n]);
+    std::vector<int64_t> pos(deg.begin(), deg.end() - 1);
+    for (const Edge &e : edges_in) {
+        if (e.src == e.dst || e.w <= 0) continue;
+        adj[pos[e.src]] = e.dst;
+        w[pos[e.src]++] = e.w;
+    }
+    // Sort each row and merge duplicates.
+    g.xadj_.assign(static_cast<size_t>(n) + 1, 0);
+    g.adj_.reserve(adj.size());
+    g.w_.reserve(adj.size());
+    std::vector<int64_t> idx;
+    for (int v = 0; v < n; ++v) {
+        idx.resize(deg[v + 1] - deg[v]);
+        std::iota(idx.begin(), idx.end(), deg[v]);
+        std::sort(idx.begin(), idx.end(), [&](int64_t a, int64_t b) { return adj[a] < adj[b]; });
+        for (int64_t e : idx) {
+            if (static_cast<int64_t>(g.adj_.size()) > g.xadj_[v] && g.adj_.back() == adj[e]) g.w_.back() += w[e];
+            else {
+                g.adj_.push_back(adj[e]);
+                g.w_.push_back(w[e]);
+            }
+        }
+        g.xadj_[v + 1] = static_cast<int64_t>(g.adj_.size());
+    }
+    g.adj_.shrink_to_fit();
+    g.w_.shrink_to_fit();
+    return g;
+}
+
+double Graph::total_weight() const { return std::accumulate(w_.begin(), w_.end(), 0.0); }
+
+double Graph::out_weight(int v) const {
+    double s = 0;
+    for (int64_t e = begin(v); e < end(v); ++e) s += w_[e];
+    return s;
+}
+
+std::vector<Edge> Graph::edges() const {
+    std::vector<Edge> out;
+    out.reserve(adj_.size());
+    for (int v = 0; v < n_; ++v)
+        for (int64_t e = begin(v); e < end(v); ++e) out.push_back({v, adj_[e], w_[e]});
+    return out;
+}
+
+Graph Graph::symmetrized() const {
+    std::vector<Edge> es;
+    es.reserve(2 * adj_.size());
+    for (int v = 0; v < n_; ++v)
+        for (int64_t e = begin(v); e < end(v); ++e) {
+            es.push_back({v, adj_[e], w_[e]});
+            es.push_back({adj_[e], v, w_[e]});
+        }
+    return from_edges(n_, es);
+}
+
+Graph Graph::induced(const std::vector<int> &vertices, std::vector<int> &local) const {
+    local.assign(n_, -1);
+    for (size_t i = 0; i < vertices.size(); ++i) local[vertices[i]] = static_cast<int>(i);
+    std::vector<Edge> es;
+    for (size_t i = 0; i < vertices.size(); ++i) {
+        int v = vertices[i];
+        for (int64_t e = begin(v); e < end(v); ++e)
+            if (local[adj_[e]] >= 0) es.push_back({static_cast<int>(i), local[adj_[e]], w_[e]});
+    }
+    return from_edges(static_cast<int>(vertices.size()), es);
+}
+
+Graph Graph::relabeled(const std::vector<int> &perm) const {
+    if (static_cast<int>(perm.size()) != n_) throw Error("graph: relabelling has the wrong size");
+    std::vector<Edge> es = edges();
+    for (Edge &e : es) {
+        e.src = perm[e.src];
+        e.dst = perm[e.dst];
+    }
+    return from_edges(n_, es);
+}
+
+Graph cartesian_graph(const std::vector<int> &dims, const std::vector<int> &periods) {
+    if (dims.empty()) throw Error("cartesian grid: no dimensions");
+    if (periods.size() != dims.size()) throw Error("cartesian grid: periods and dims differ in length");
+    int64_t n = 1;
+    for (int d : dims) {
+        if (d < 1) throw Error("cartesian grid: dimensions must be >= 1");
+        n *= d;
+        if (n > (1 << 24)) throw Error("cartesian grid: too many tasks");
+    }
+    const int nd = static_cast<int>(dims.size());
+    std::vector<int64_t> stride(nd, 1);
+    for (int k = nd - 2; k >= 0; --k) stride[k] = stride[k + 1] * dims[k + 1];
+    std::vector<Edge> es;
+    std::vector<int> c(nd);
+    for (int64_t v = 0; v < n; ++v) {
+        int64_t r = v;
+        for (int k = 0; k < nd; ++k) {
+            c[k] = static_cast<int>(r / stride[k]);
+            r %= stride[k];
+        }
+        for (int k = 0; k < nd; ++k) {
+            for (int dir = -1; dir <= 1; dir += 2) {
+                int x = c[k] + dir;
+                if (x < 0 || x >= dims[k]) {
+                    if (!periods[k]) continue;
+                    x = (x + dims[k]) % dims[k];
+                }
+                int64_t u = v + (x - c[k]) * stride[k];
+                if (u != v) es.push_back({static_cast<int>(v), static_cast<int>(u), 1.0});
+            }
+        }
+    }
+    // A periodic dimension of extent 2 names the same neighbour twice; the
+    // merged weight (2) is the traffic MPI_Cart_shift's two directions send.
+    return Graph::from_edges(static_cast<int>(n), es);
+}
+
+} // namespace rankmap

@@ -1,0 +1,70 @@
+// graph.hpp -- communication graph in CSR with directed weights.
+// C(i,j) = traffic from task i to task j (bytes or messages).  Mappers work
+// on the symmetrized form (w = C(i,j) + C(j,i)) because every distance here
+// is symmetric: F = sum_i sum_j C(i,j) d = sum over undirected pairs.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rankmap {
+
+struct Edge {
+    int src;
+    int dst;
+    double w;
+};
+
+class Graph {
+public:
+    Graph() = default;
+    // Builds CSR from an edge list: duplicates summed, self loops dropped,
+    // neighbours sorted.  Throws on a vertex outside [0, n) or a weight that
+    // is negative or not finite.
+    static Graph from_edges(int n, const std::vector<Edge> &edges);
+
+    int n() const { return n_; }
+    int64_t nedges() const { return static_cast<int64_t>(adj_.size()); }
+    int64_t begin(int v) const { return xadj_[v]; }
+    int64_t end(int v) const { return xadj_[v + 1]; }
+    int degree(int v) const { return static_cast<int>(xadj_[v + 1] - xadj_[v]); }
+    const std::vector<int64_t> &xadj() const { return xadj_; }
+    const std::vector<int> &adj() const { return adj_; }
+    const std::vector<double> &weights() const { return w_; }
+    int target(int64_t e) const { return adj_[e]; }
+    double weight(int64_t e) const { return w_[e]; }
+    double total_weight() const;
+    // Sum of outgoing weights of v (c(i) in seed 000, equation 2).
+    double out_weight(int v) const;
+
+    // Undirected form: w(i,j) = C(i,j) + C(j,i), both directions stored.
+    Graph symmetrized() const;
+    // Subgraph induced by `vertices` (in that order); `local` must have size
+    // n() and receives the local index or -1.
+    Graph induced(const std::vector<int> &vertices, std::vector<int> &local) const;
+    // Relabel: task v becomes perm[v] (used to scramble labels).
+    Graph relabeled(const std::vector<int> &perm) const;
+    std::vector<Edge> edges() const;
+
+private:
+    int n_ = 0;
+    std::vector<int64_t> xadj_{0};
+    std::vector<int> adj_;
+    std::vector<double> w_;
+};
+
+// Readers.  Every error names the file and line.  `format` is "edges",
+// "metis", "matrix" or "auto" (by extension: .graph -> metis, .mat/.matrix ->
+// matrix, anything else -> edges).
+Graph read_graph(const std::string &path, const std::string &format = "auto");
+Graph read_edge_list(const std::string &path);
+Graph read_metis(const std::string &path);
+Graph read_matrix(const std::string &path);
+void write_edge_list(const Graph &g, const std::string &path);
+
+// Implied neighbour graph of a Cartesian grid (row-major task numbering,
+// last dimension fastest, as MPI_Cart_create): weight 1 to each neighbour
+// in each dimension (periodic or not).
+Graph cartesian_graph(const std::vector<int> &dims, const std::vector<int> &periods);
+
+} // namespace rankmap

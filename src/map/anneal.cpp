@@ -1,0 +1,246 @@
+// anneal.cpp -- simulated annealing of seed 000 ("The method", equation 4).
+//
+// A Metropolis Markov chain over placements: a proposal swaps two tasks or
+// moves one task to a node with spare room (only moves keeping
+// Int(p) <= n <= Int(p+1)), and is accepted iff R < exp(-beta dF / F_min)
+// (energies normalised by F_min).  The initial beta is tuned on a sample of
+// proposals so that ~15 % of them would be accepted (seed 000: 10-20 %),
+// the final beta so that the smallest uphill moves are accepted ~0.1 % of
+// the time, with Options::anneal_steps (100) geometric beta steps between.
+//
+// Speed: each proposal costs O(degree) (PlacementState's incremental
+// delta), not a recomputation of F.  70 % of proposals are local -- task a
+// goes to one of the K nodes nearest to a partner j (chosen with
+// probability proportional to w(a,j)), swapping with whatever sits there --
+// and 30 % go to a uniformly random node, so both fine and long-range
+// rearrangements are tried.  The amount of work is a fixed number of
+// proposals per task (deterministic for a seed); the deadline only cuts a
+// run short, in which case the best placement seen is returned.
+//
+// Cost: O(sweeps * N * degree) time, O(N + E + P K) memory.
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+#include "map/anneal_state.hpp"
+
+namespace rankmap {
+
+namespace {
+
+struct Proposal {
+    int kind = 0;  // 0 none, 1 move (a -> node), 2 swap (a <-> b)
+    int a = -1, b = -1, node = -1;
+    double delta = 0;
+};
+
+class Annealer {
+public:
+    Annealer(PlacementState &st, const std::vector<int> &movable, const NearNodes &near, Rng &rng,
+             double local_fraction)
+        : st_(st), g_(st.graph()), mov_(movable), near_(near), rng_(rng), local_(local_fraction) {
+        const int N = st.ntasks();
+        ismov_.assign(N, 0);
+        for (int t : movable) ismov_[t] = 1;
+        // Cumulative partner weights, for weighted partner choice.
+        cum_.resize(static_cast<size_t>(g_.nedges()));
+        for (int t = 0; t < N; ++t) {
+            double s = 0;
+            for (int64_t e = g_.begin(t); e < g_.end(t); ++e) {
+                s += g_.weight(e);
+                cum_[e] = s;
+            }
+        }
+    }
+
+    Proposal propose() {
+        Proposal pr;
+        const int M = static_cast<int>(mov_.size());
+        const int P = st_.nnodes(), K = near_.k(), hi = st_.cap().hi;
+        int a = mov_[rng_.below(M)];
+        int pa = st_.node_of(a);
+        int target;
+        int64_t b0 = g_.begin(a), b1 = g_.end(a);
+        if (b1 > b0 && rng_.uniform() < local_) {
+            double tot = cum_[b1 - 1];
+            int64_t e;
+            if (tot > 0) {
+                double r = rng_.uniform() * tot;
+                e = std::upper_bound(cum_.begin() + b0, cum_.begin() + b1, r) - cum_.begin();
+                if (e >= b1) e = b1 - 1;
+            } else {
+                e = b0 + rng_.below(static_cast<uint32_t>(b1 - b0));
+            }
+            int pj = st_.node_of(g_.target(e));
+            target = pj >= 0 ? near_.of(pj)[rng_.below(K)] : static_cast<int>(rng_.below(P));
+        } else {
+            target = static_cast<int>(rng_.below(P));
+        }
+        if (target == pa) return pr;
+        int s = static_cast<int>(rng_.below(hi));
+        if (s < st_.count(target)) {
+            int b = st_.task_at(target, s);
+            if (!ismov_[b]) return pr;
+            pr.kind = 2;
+            pr.a = a;
+            pr.b = b;
+            pr.delta = st_.delta_swap(a, b);
+        } else {
+            if (!st_.can_move(a, target)) return pr;
+            pr.kind = 1;
+            pr.a = a;
+            pr.node = target;
+            pr.delta = st_.delta_move(a, target);
+        }
+        return pr;
+    }
+
+    void apply(const Proposal &pr) {
+        if (pr.kind == 1) st_.apply_move(pr.a, pr.node, pr.delta);
+        else if (pr.kind == 2) st_.apply_swap(pr.a, pr.b, pr.delta);
+    }
+
+private:
+    PlacementState &st_;
+    const Graph &g_;
+    const std::vector<int> &mov_;
+    const NearNodes &near_;
+    Rng &rng_;
+    double local_;
+    std::vector<char> ismov_;
+    std::vector<double> cum_;
+};
+
+// Beta at which the sampled proposals' acceptance is `target`.
+double solve_beta(const std::vector<double> &up, size_t ndown, double target) {
+    const double n = static_cast<double>(up.size() + ndown);
+    double base = static_cast<double>(ndown) / n;
+    double denom = n;
+    if (base >= target) {  // zero-cost moves alone exceed the target: tune uphill only
+        base = 0;
+        denom = static_cast<double>(up.size());
+    }
+    auto acc = [&](double beta) {
+        double s = 0;
+        for (double d : up) s += std::exp(-beta * d);
+        return base + s / denom;
+    };
+    double lo = 1e-9, hi = 1e12;
+    for (int it = 0; it < 100; ++it) {
+        double mid = std::sqrt(lo * hi);
+        if (acc(mid) > target) lo = mid;
+        else hi = mid;
+        if (hi / lo < 1.0001) break;
+    }
+    return std::sqrt(lo * hi);
+}
+
+} // namespace
+
+void anneal_tasks(PlacementState &st, const std::vector<int> &movable, const NearNodes &near,
+                  const AnnealParams &ap, Rng &rng, const Deadline &dl) {
+    const int M = static_cast<int>(movable.size());
+    if (M == 0 || st.nnodes() < 2) return;
+    st.resync();
+    if (st.energy() <= 0) return;  // nothing to gain (distances are >= 0)
+    const double fnorm = ap.f_norm > 0 ? ap.f_norm : st.energy();
+    Annealer an(st, movable, near, rng, ap.local_fraction);
+
+    // Calibrate the beta range on a sample of proposals (not applied).
+    const int sample = std::min(20000, std::max(2000, 4 * M));
+    std::vector<double> up;
+    size_t ndown = 0;
+    for (int i = 0; i < sample; ++i) {
+        Proposal pr = an.propose();
+        if (pr.kind == 0) continue;
+        double d = pr.delta / fnorm;
+        if (d > 1e-12) up.push_back(d);
+        else ++ndown;
+    }
+    if (up.empty()) return;
+    std::sort(up.begin(), up.end());
+    double beta0 = solve_beta(up, ndown, ap.from_cold ? 0.03 : 0.15);
+    double dsmall = up[up.size() / 20];
+    double beta1 = std::max(beta0 * 20, std::log(1000.0) / dsmall);
+    const int steps = std::max(1, ap.steps);
+    const double ratio = steps > 1 ? std::pow(beta1 / beta0, 1.0 / (steps - 1)) : 1.0;
+    int64_t pps = ap.proposals_per_step;
+    if (pps <= 0) {
+        double sweeps = ap.sweeps > 0 ? ap.sweeps : 1000;
+        pps = std::max<int64_t>(M, static_cast<int64_t>(sweeps * M / steps));
+    }
+
+    double bestF = st.energy();
+    std::vector<int> best(M);
+    for (int i = 0; i < M; ++i) best[i] = st.node_of(movable[i]);
+    bool stop = false;
+    double beta = beta0;
+    for (int step = 0; step < steps && !stop; ++step, beta *= ratio) {
+        int64_t tried = 0, accepted = 0;
+        for (int64_t i = 0; i < pps; ++i) {
+            if ((i & 2047) == 0 && dl.expired()) {
+                stop = true;
+                break;
+            }
+            Proposal pr = an.propose();
+            if (pr.kind == 0) continue;
+            ++tried;
+            double x = beta * pr.delta / fnorm;
+            if (x <= 0 || rng.uniform() < std::exp(-x)) {
+                an.apply(pr);
+                ++accepted;
+            }
+        }
+#ifdef RANKMAP_DEBUG_CHECKS
+        {
+            double full = st.full_energy();
+            if (std::abs(full - st.energy()) > 1e-6 * std::max(1.0, full))
+                throw Error("anneal: incremental energy drifted from the full recomputation",
+                            ErrorKind::Internal);
+        }
+#endif
+        if (st.energy() < bestF - 1e-9 * std::max(1.0, bestF)) {
+            bestF = st.energy();
+            for (int i = 0; i < M; ++i) best[i] = st.node_of(movable[i]);
+        }
+        double acc = tried ? static_cast<double>(accepted) / tried : 0.0;
+        if (ap.trace) ap.trace->push_back({step, beta, st.energy() / fnorm, acc});
+        if (ap.progress && *ap.progress && (step % 10 == 9 || step == steps - 1)) {
+            char buf[160];
+            std::snprintf(buf, sizeof buf, "anneal step %d/%d beta %.4g F/Fmin %.4f accept %.3f",
+                          step + 1, steps, beta, st.energy() / fnorm, acc);
+            (*ap.progress)(buf);
+        }
+    }
+    st.resync();
+    if (bestF < st.energy() - 1e-9 * std::max(1.0, bestF)) {
+        for (int t : movable) st.unplace_task(t);
+        for (int i = 0; i < M; ++i) st.place_task(movable[i], best[i]);
+        st.resync();
+    }
+}
+
+void anneal_refine(const Problem &p, std::vector<int> &place, const Deadline &dl, bool from_cold) {
+    PlacementState st(p.sym, p.topo, p.cap, place);
+    NearNodes near(p.topo, near_count(p.topo));
+    std::vector<int> all(p.sym.n());
+    std::iota(all.begin(), all.end(), 0);
+    AnnealParams ap;
+    ap.steps = p.opt.anneal_steps;
+    ap.from_cold = from_cold;
+    ap.sweeps = from_cold ? 200 : 1000;
+    ap.f_norm = p.f_min;
+    ap.trace = p.trace;
+    ap.progress = &p.progress;
+    Rng rng(p.opt.seed * 0x9e3779b97f4a7c15ULL + 0xa11ea1);
+    anneal_tasks(st, all, near, ap, rng, dl);
+    place = st.place();
+}
+
+std::vector<int> map_anneal(const Problem &p) {
+    std::vector<int> place = map_greedy(p);
+    anneal_refine(p, place, p.deadline, false);
+    return place;
+}
+
+} // namespace rankmap

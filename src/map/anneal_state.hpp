@@ -1,0 +1,336 @@
+// anneal_state.hpp -- private to the optimising mappers (greedy, anneal,
+// divide-and-conquer, Kernighan-Lin, auto).
+//
+// PlacementState holds a (possibly partial) placement of tasks on nodes
+// together with its free energy F (seed 000, equation 1), node occupancy
+// arrays (node -> its tasks, O(1) insert/remove) and the capacity rule of
+// equation 3.  Every energy change is computed incrementally in O(degree):
+//   delta_move(t, B)  = sum_j w(t,j) [d(B, pi(j)) - d(pi(t), pi(j))]
+//   delta_swap(a, b)  = the same for a -> pi(b) and b -> pi(a), skipping the
+//                       a-b edge (its length does not change).
+// Unplaced tasks (place = -1) contribute nothing; this is how the
+// divide-and-conquer mapper grows the placement one subgraph at a time.
+//
+// Capacity with unplaced tasks: every node must end with lo <= n <= hi.  We
+// keep deficit = sum_nodes max(0, lo - n) and allow an operation only if
+// n <= hi afterwards and deficit <= (number of unplaced tasks): the tasks
+// still to come can always fill the nodes below lo.  With every task placed
+// this is exactly lo <= n <= hi.
+//
+// NearNodes: for every node the K closest nodes (itself first), from
+// Topology::nearest; O(P K) memory, used for local proposals.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/error.hpp"
+#include "common/rng.hpp"
+#include "common/timer.hpp"
+#include "map/mapper.hpp"
+
+namespace rankmap {
+
+class NearNodes {
+public:
+    NearNodes() = default;
+    NearNodes(const Topology &topo, int k) { build(topo, k); }
+    void build(const Topology &topo, int k) {
+        const int P = topo.size();
+        k_ = std::max(1, std::min(k, P));
+        list_.assign(static_cast<size_t>(P) * k_, -1);
+        std::vector<int> out;
+        for (int v = 0; v < P; ++v) {
+            topo.nearest(v, k_, out);
+            int *row = &list_[static_cast<size_t>(v) * k_];
+            int m = 0;
+            for (int u : out)
+                if (m < k_) row[m++] = u;
+            if (m == 0 || row[0] != v) row[0] = v;
+            for (; m < k_; ++m) row[m] = row[m % std::max(1, static_cast<int>(out.size()))];
+        }
+    }
+    int k() const { return k_; }
+    const int *of(int node) const { return &list_[static_cast<size_t>(node) * k_]; }
+
+private:
+    int k_ = 0;
+    std::vector<int> list_;
+};
+
+// FastDistance: many machine models (torus and mesh under the hop metric,
+// with or without the on-node "local" slot dimension) have distances that
+// are a sum over dimensions of a function of the coordinate difference.
+// Annealing evaluates distances hundreds of millions of times, so when the
+// topology passes a check on sampled pairs against Topology::distance (and
+// all pairs from a few nodes) we use per-dimension tables instead of the
+// virtual call; otherwise (trees, Euclidean / 3/D metrics, file matrices)
+// we call Topology::distance.  O(P ndims) memory.
+class FastDistance {
+public:
+    explicit FastDistance(const Topology &topo) : topo_(topo) {
+        const int P = topo.size();
+        D_ = topo.ndims();
+        if (topo.kind() == TopologyKind::Matrix || D_ <= 0 || D_ > 8 || P < 2) return;
+        const std::vector<int> &dims = topo.dims();
+        coord_.resize(static_cast<size_t>(P) * D_);
+        std::vector<int> c(D_);
+        for (int v = 0; v < P; ++v) {
+            topo.coords(v, c.data());
+            for (int k = 0; k < D_; ++k) coord_[static_cast<size_t>(v) * D_ + k] = static_cast<uint16_t>(c[k]);
+        }
+        base_.resize(D_);
+        for (int k = 0; k < D_; ++k) {
+            base_[k] = static_cast<int>(tab_.size()) + dims[k] - 1;
+            for (int delta = -(dims[k] - 1); delta <= dims[k] - 1; ++delta) {
+                std::vector<int> ca(D_, 0), cb(D_, 0);
+                ca[k] = std::max(0, -delta);
+                cb[k] = std::max(0, delta);
+                int a = topo.node_at(ca.data()), b = topo.node_at(cb.data());
+                if (a < 0 || b < 0) return;
+                tab_.push_back(topo.distance(a, b));
+            }
+        }
+        // Verify: all pairs from a few nodes, then random pairs.
+        Rng rng(0x5eed);
+        auto ok = [&](int a, int b) { return std::abs(table(a, b) - topo.distance(a, b)) <= 1e-9; };
+        for (int rep = 0; rep < 4; ++rep) {
+            int a = rep == 0 ? 0 : static_cast<int>(rng.below(P));
+            for (int b = 0; b < P && b < 20000; ++b)
+                if (!ok(a, b)) return;
+        }
+        for (int i = 0; i < 20000; ++i)
+            if (!ok(static_cast<int>(rng.below(P)), static_cast<int>(rng.below(P)))) return;
+        fast_ = true;
+    }
+    bool fast() const { return fast_; }
+    double operator()(int a, int b) const {
+        if (a == b) return 0.0;
+        return fast_ ? table(a, b) : topo_.distance(a, b);
+    }
+
+private:
+    double table(int a, int b) const {
+        const uint16_t *ca = &coord_[static_cast<size_t>(a) * D_];
+        const uint16_t *cb = &coord_[static_cast<size_t>(b) * D_];
+        double s = 0;
+        for (int k = 0; k < D_; ++k) s += tab_[base_[k] + static_cast<int>(cb[k]) - static_cast<int>(ca[k])];
+        return s;
+    }
+    const Topology &topo_;
+    int D_ = 0;
+    bool fast_ = false;
+    std::vector<uint16_t> coord_;
+    std::vector<double> tab_;
+    std::vector<int> base_;
+};
+
+class PlacementState {
+public:
+    // `place` may contain -1 (unplaced).  Throws if a node is over `cap.hi`.
+    PlacementState(const Graph &sym, const Topology &topo, Capacity cap,
+                   const std::vector<int> &place)
+        : sym_(sym), topo_(topo), dist_(topo), cap_(cap), P_(topo.size()), N_(sym.n()) {
+        if (static_cast<int>(place.size()) != N_)
+            throw Error("placement state: placement has wrong size", ErrorKind::Internal);
+        place_.assign(N_, -1);
+        pos_.assign(N_, -1);
+        count_.assign(P_, 0);
+        slots_.assign(static_cast<size_t>(P_) * std::max(1, cap_.hi), -1);
+        unplaced_ = N_;
+        deficit_ = static_cast<int64_t>(P_) * cap_.lo;
+        for (int t = 0; t < N_; ++t)
+            if (place[t] >= 0) {
+                if (place[t] >= P_ || count_[place[t]] >= cap_.hi)
+                    throw Error("placement state: node over capacity", ErrorKind::Internal);
+                insert(t, place[t]);
+            }
+        F_ = full_energy();
+    }
+
+    int ntasks() const { return N_; }
+    int nnodes() const { return P_; }
+    Capacity cap() const { return cap_; }
+    const Graph &graph() const { return sym_; }
+    const Topology &topo() const { return topo_; }
+    const std::vector<int> &place() const { return place_; }
+    int node_of(int t) const { return place_[t]; }
+    int count(int node) const { return count_[node]; }
+    int task_at(int node, int slot) const {
+        return slots_[static_cast<size_t>(node) * cap_.hi + slot];
+    }
+    int unplaced() const { return unplaced_; }
+    double energy() const { return F_; }
+
+    double dist(int a, int b) const { return dist_(a, b); }
+    bool fast_distance() const { return dist_.fast(); }
+
+    // F over placed pairs: each undirected edge once.
+    double full_energy() const {
+        double f = 0;
+        for (int t = 0; t < N_; ++t) {
+            int pt = place_[t];
+            if (pt < 0) continue;
+            for (int64_t e = sym_.begin(t); e < sym_.end(t); ++e) {
+                int j = sym_.target(e);
+                if (j > t && place_[j] >= 0) f += sym_.weight(e) * dist(pt, place_[j]);
+            }
+        }
+        return f;
+    }
+    void resync() { F_ = full_energy(); }
+
+    // Cost of task t (placed or not) if it sat on `node`, to its placed
+    // partners other than `skip`.
+    double cost_at(int t, int node, int skip = -1) const {
+        double c = 0;
+        for (int64_t e = sym_.begin(t); e < sym_.end(t); ++e) {
+            int j = sym_.target(e);
+            int pj = place_[j];
+            if (pj < 0 || j == skip) continue;
+            c += sym_.weight(e) * dist(node, pj);
+        }
+        return c;
+    }
+
+    // Capacity rules.
+    bool can_place(int node) const {
+        if (count_[node] >= cap_.hi) return false;
+        int64_t d = deficit_ - (count_[node] < cap_.lo ? 1 : 0);
+        return d <= unplaced_ - 1;
+    }
+    bool can_move(int t, int node) const {
+        int from = place_[t];
+        if (from == node || count_[node] >= cap_.hi) return false;
+        int64_t d = deficit_ + (count_[from] <= cap_.lo ? 1 : 0) - (count_[node] < cap_.lo ? 1 : 0);
+        return d <= unplaced_;
+    }
+
+    double delta_move(int t, int node) const {
+        int from = place_[t];
+        double d = 0;
+        for (int64_t e = sym_.begin(t); e < sym_.end(t); ++e) {
+            int pj = place_[sym_.target(e)];
+            if (pj < 0) continue;
+            d += sym_.weight(e) * (dist(node, pj) - dist(from, pj));
+        }
+        return d;
+    }
+    double delta_swap(int a, int b) const {
+        int pa = place_[a], pb = place_[b];
+        if (pa == pb) return 0;
+        double d = 0;
+        for (int64_t e = sym_.begin(a); e < sym_.end(a); ++e) {
+            int j = sym_.target(e);
+            int pj = place_[j];
+            if (pj < 0 || j == b) continue;
+            d += sym_.weight(e) * (dist(pb, pj) - dist(pa, pj));
+        }
+        for (int64_t e = sym_.begin(b); e < sym_.end(b); ++e) {
+            int j = sym_.target(e);
+            int pj = place_[j];
+            if (pj < 0 || j == a) continue;
+            d += sym_.weight(e) * (dist(pa, pj) - dist(pb, pj));
+        }
+        return d;
+    }
+
+    // Operations (the caller checks the capacity rules first).
+    void place_task(int t, int node) {
+        F_ += cost_at(t, node);
+        insert(t, node);
+    }
+    void unplace_task(int t) {
+        F_ -= cost_at(t, place_[t]);
+        remove(t);
+    }
+    void apply_move(int t, int node, double delta) {
+        remove(t);
+        insert(t, node);
+        F_ += delta;
+    }
+    void apply_swap(int a, int b, double delta) {
+        int pa = place_[a], pb = place_[b];
+        int sa = pos_[a], sb = pos_[b];
+        slots_[static_cast<size_t>(pa) * cap_.hi + sa] = b;
+        slots_[static_cast<size_t>(pb) * cap_.hi + sb] = a;
+        place_[a] = pb;
+        place_[b] = pa;
+        pos_[a] = sb;
+        pos_[b] = sa;
+        F_ += delta;
+    }
+
+private:
+    void insert(int t, int node) {
+        int c = count_[node]++;
+        slots_[static_cast<size_t>(node) * cap_.hi + c] = t;
+        pos_[t] = c;
+        place_[t] = node;
+        if (c < cap_.lo) --deficit_;
+        --unplaced_;
+    }
+    void remove(int t) {
+        int node = place_[t];
+        int c = --count_[node];
+        int s = pos_[t];
+        int last = slots_[static_cast<size_t>(node) * cap_.hi + c];
+        slots_[static_cast<size_t>(node) * cap_.hi + s] = last;
+        pos_[last] = s;
+        slots_[static_cast<size_t>(node) * cap_.hi + c] = -1;
+        place_[t] = -1;
+        pos_[t] = -1;
+        if (c < cap_.lo) ++deficit_;
+        ++unplaced_;
+    }
+
+    const Graph &sym_;
+    const Topology &topo_;
+    FastDistance dist_;
+    Capacity cap_;
+    int P_, N_;
+    std::vector<int> place_, pos_, count_, slots_;
+    int unplaced_ = 0;
+    int64_t deficit_ = 0;
+    double F_ = 0;
+};
+
+// ---- shared entry points (implemented in greedy.cpp / anneal.cpp /
+// kernighan_lin.cpp) ----------------------------------------------------
+
+// Greedy placement of the unplaced tasks among `tasks` into `st` (seed 000
+// heuristic, greatest-volume-to-mapped first).  Other placed tasks stay.
+void greedy_fill(PlacementState &st, const std::vector<int> &tasks, const NearNodes &near);
+
+struct AnnealParams {
+    int steps = 100;                // beta steps
+    int64_t proposals_per_step = 0; // 0: derived from the movable count
+    double sweeps = 0;              // total proposals / movable tasks (0: default)
+    double local_fraction = 0.7;    // share of proposals near a partner's node
+    bool from_cold = false;         // start at ~3% acceptance instead of 10-20%
+    std::vector<TracePoint> *trace = nullptr;
+    const std::function<void(const std::string &)> *progress = nullptr;
+    double f_norm = 0;              // normalisation (F_min); <= 0: F at start
+};
+
+// Metropolis annealing of the tasks in `movable` (all others fixed) in st.
+// Returns at the deadline with the best placement seen.
+void anneal_tasks(PlacementState &st, const std::vector<int> &movable, const NearNodes &near,
+                  const AnnealParams &ap, Rng &rng, const Deadline &dl);
+
+// Kernighan-Lin pair-exchange passes on `st` (all placed tasks movable).
+void kl_passes(PlacementState &st, const NearNodes &near, const Deadline &dl);
+
+// Divide-and-conquer mapper that also reports the sizes of the subgraphs
+// it annealed, in order (for the tests).
+std::vector<int> divide_anneal_with_leaves(const Problem &p, std::vector<size_t> *leaves);
+
+// Number of near nodes used by the local proposals.
+inline int near_count(const Topology &topo) {
+    return std::min(topo.size(), 1 + 2 * std::max(1, topo.ndims()) + 12);
+}
+
+} // namespace rankmap

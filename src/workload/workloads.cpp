@@ -1,0 +1,364 @@
+// workloads.cpp -- generators for the four communication patterns of seed 000
+// ("Results and discussion": Cubic 1, Cubic 2, SAGE, UMT2000), used by
+// `rankmap gen`, bench/mapping and the tests.  Every generator is a pure
+// function of its arguments (and seed); task labels follow the application's
+// natural rank order, so the identity placement is "MPI rank order".
+//
+// cubic1(dims)  periodic grid (any number of dims, usually 3), task labels
+//               row-major with the LAST dimension fastest -- the same order as
+//               the torus node numbering, so cubic1 on its own torus in rank
+//               order reaches F = F_min.  Weight 1 to each of the 2 x ndims
+//               nearest neighbours.  8x8x8: total weight 3072 = F_min.
+//               Cost O(N).
+// cubic2(dims)  as cubic1 with weight 2 to the nearest neighbours and weight 1
+//               to the neighbours at distance 2 along each axis (straight
+//               lines, no turns).  8x8x8: F_min = 512 x (6x2x1 + 6x1x2) =
+//               12288.  (On rings shorter than 5 the partners coincide and
+//               their weights add up.)  Cost O(N).
+// sage(ntasks, cells_per_task)
+//               SAGE-like, our construction of seed 000's description:
+//               cells are grouped in 2x2x2 blocks (cells_per_task must be a
+//               multiple of 8: B = cells_per_task / 8 blocks per task).  The
+//               global domain is a box of bx x by x bz blocks with
+//               bx * by * bz = ntasks * B exactly (constant number of cells
+//               per task), chosen as close to a cube as the factorisation
+//               allows (a perfect cube whenever ntasks * B is one, e.g.
+//               512 tasks x 4096 cells = 64^3 blocks = 128^3 cells; 2048
+//               tasks gives 128x128x64 blocks), largest extent on x, then y.
+//               Blocks are numbered in (x, y, z) order, x fastest, and task t
+//               owns the contiguous range [t*B, (t+1)*B).  With the default
+//               4096 cells per task a task owns whole x-rows, so small task
+//               counts give the slab-like decomposition seed 000 mentions
+//               (512 tasks: 64x8x1-block slabs; task t talks to t+-1 and to
+//               t+-8).  Two face-adjacent blocks of different owners add the
+//               shared face area, 4 cells, to the weight between the owners,
+//               in both directions.  The domain is not periodic.  Cost
+//               O(ntasks * B) time, O(ntasks) memory.
+// umt(ntasks, seed, points_per_task, k)
+//               UMT-like: ntasks * points_per_task uniform random points in
+//               the unit cube (Rng(seed)), an undirected k-nearest-neighbour
+//               mesh (edge i-j if j is among the k nearest of i or i of j),
+//               exact kNN through a uniform bucket grid of about 2 points per
+//               bucket searched ring by ring, then METIS splits the mesh into
+//               ntasks parts of exactly points_per_task points (partition
+//               indices are the ranks); C(a,b) = C(b,a) = number of mesh
+//               edges between parts a and b.  Cost O(n k log k) for the kNN,
+//               plus METIS; O(n k) memory (the mesh is handed to METIS
+//               directly, never built as a rankmap::Graph).
+#include "workload/workload.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/error.hpp"
+#include "common/rng.hpp"
+#include "partition/csr_partition.hpp"
+
+namespace rankmap {
+
+namespace {
+
+int64_t product(const std::vector<int> &dims) {
+    int64_t p = 1;
+    for (int d : dims) p *= d;
+    return p;
+}
+
+std::string dims_text(const std::vector<int> &dims) {
+    std::string s;
+    for (size_t i = 0; i < dims.size(); ++i) s += (i ? "x" : "") + std::to_string(dims[i]);
+    return s;
+}
+
+void check_dims(const char *what, const std::vector<int> &dims) {
+    if (dims.empty() || dims.size() > 6)
+        throw Error(std::string(what) + ": grid must have 1 to 6 dimensions, got " +
+                    std::to_string(dims.size()));
+    for (int d : dims)
+        if (d < 1) throw Error(std::string(what) + ": bad grid extent in '" + dims_text(dims) + "'");
+    if (product(dims) > (int64_t(1) << 30))
+        throw Error(std::string(what) + ": grid '" + dims_text(dims) + "' is too large");
+}
+
+// Periodic grid with weight w[s-1] to the partners at offset +-s along every
+// axis (s = 1 .. w.size()).
+Graph periodic_stencil(const std::vector<int> &dims, const std::vector<double> &w) {
+    const int nd = static_cast<int>(dims.size());
+    const int n = static_cast<int>(product(dims));
+    std::vector<int64_t> stride(nd, 1);
+    for (int k = nd - 2; k >= 0; --k) stride[k] = stride[k + 1] * dims[k + 1];
+    std::vector<Edge> edges;
+    edges.reserve(static_cast<size_t>(n) * nd * 2 * w.size());
+    std::vector<int> c(nd, 0);
+    for (int v = 0; v < n; ++v) {
+        for (int k = 0; k < nd; ++k) {
+            for (size_t s = 1; s <= w.size(); ++s) {
+                for (int sign = -1; sign <= 1; sign += 2) {
+                    int ck = ((c[k] + sign * static_cast<int>(s)) % dims[k] + dims[k]) % dims[k];
+                    int u = static_cast<int>(v + (ck - c[k]) * stride[k]);
+                    if (u != v) edges.push_back({v, u, w[s - 1]});
+                }
+            }
+        }
+        for (int k = nd - 1; k >= 0; --k) {  // advance row-major coordinates
+            if (++c[k] < dims[k]) break;
+            c[k] = 0;
+        }
+    }
+    return Graph::from_edges(n, edges);
+}
+
+// Factor `total` (a product of small primes in practice) into three extents
+// as close to a cube as possible: largest first.
+void near_cube(int64_t total, int64_t &bx, int64_t &by, int64_t &bz) {
+    int64_t best[3] = {total, 1, 1};
+    double best_score = 1e300;
+    int64_t c = static_cast<int64_t>(std::cbrt(static_cast<double>(total))) + 2;
+    for (int64_t z = 1; z <= c; ++z) {
+        if (total % z) continue;
+        int64_t rest = total / z;
+        int64_t s = static_cast<int64_t>(std::sqrt(static_cast<double>(rest))) + 2;
+        for (int64_t y = z; y <= s; ++y) {
+            if (rest % y) continue;
+            int64_t x = rest / y;
+            if (x < y) continue;
+            double score = static_cast<double>(x) / static_cast<double>(z);
+            if (score < best_score) {
+                best_score = score;
+                best[0] = x;
+                best[1] = y;
+                best[2] = z;
+            }
+        }
+    }
+    bx = best[0];
+    by = best[1];
+    bz = best[2];
+}
+
+// Exact k nearest neighbours (excluding the point itself) of every point in
+// the unit cube, through a uniform grid of buckets searched ring by ring.
+// Appends undirected pairs (min, max) packed as min * n + max.
+void knn_pairs(const std::vector<float> &xyz, int k, std::vector<uint64_t> &pairs) {
+    const int64_t n = static_cast<int64_t>(xyz.size() / 3);
+    int g = std::max(1, static_cast<int>(std::cbrt(static_cast<double>(n) / 2.0)));
+    const double h = 1.0 / g;
+    auto cell_of = [&](double x) {
+        int c = static_cast<int>(x * g);
+        return c < 0 ? 0 : (c >= g ? g - 1 : c);
+    };
+    const int64_t ncell = static_cast<int64_t>(g) * g * g;
+    std::vector<int64_t> start(ncell + 1, 0);
+    std::vector<int64_t> cell(n);
+    for (int64_t i = 0; i < n; ++i) {
+        cell[i] = (static_cast<int64_t>(cell_of(xyz[3 * i])) * g + cell_of(xyz[3 * i + 1])) * g +
+                  cell_of(xyz[3 * i + 2]);
+        ++start[cell[i] + 1];
+    }
+    for (int64_t c = 0; c < ncell; ++c) start[c + 1] += start[c];
+    std::vector<int> members(n);
+    {
+        std::vector<int64_t> fill(start.begin(), start.end() - 1);
+        for (int64_t i = 0; i < n; ++i) members[fill[cell[i]]++] = static_cast<int>(i);
+    }
+    std::vector<double> bd(k + 1);  // k best squared distances, ascending
+    std::vector<int> bi(k + 1);
+    pairs.reserve(pairs.size() + static_cast<size_t>(n) * k);
+    for (int64_t i = 0; i < n; ++i) {
+        const double px = xyz[3 * i], py = xyz[3 * i + 1], pz = xyz[3 * i + 2];
+        const int cx = cell_of(px), cy = cell_of(py), cz = cell_of(pz);
+        int found = 0;
+        for (int r = 0; r <= g; ++r) {
+            for (int x = std::max(0, cx - r); x <= std::min(g - 1, cx + r); ++x) {
+                for (int y = std::max(0, cy - r); y <= std::min(g - 1, cy + r); ++y) {
+                    const bool inner_xy = std::abs(x - cx) < r && std::abs(y - cy) < r;
+                    for (int z = std::max(0, cz - r); z <= std::min(g - 1, cz + r); ++z) {
+                        if (inner_xy && std::abs(z - cz) < r) {
+                            z = cz + r - 1;  // skip the interior, already searched
+                            continue;
+                        }
+                        const int64_t c = (static_cast<int64_t>(x) * g + y) * g + z;
+                        for (int64_t m = start[c]; m < start[c + 1]; ++m) {
+                            const int j = members[m];
+                            if (j == i) continue;
+                            const double dx = xyz[3 * j] - px, dy = xyz[3 * j + 1] - py,
+                                         dz = xyz[3 * j + 2] - pz;
+                            const double d = dx * dx + dy * dy + dz * dz;
+                            if (found == k && d >= bd[k - 1]) continue;
+                            int pos = found < k ? found++ : k - 1;
+                            while (pos > 0 && (bd[pos - 1] > d || (bd[pos - 1] == d && bi[pos - 1] > j))) {
+                                bd[pos] = bd[pos - 1];
+                                bi[pos] = bi[pos - 1];
+                                --pos;
+                            }
+                            bd[pos] = d;
+                            bi[pos] = j;
+                        }
+                    }
+                }
+            }
+            // Points outside the searched (2r+1)^3 block are at least r*h away.
+            if (found == k && bd[k - 1] <= (r * h) * (r * h)) break;
+            if (found == n - 1 && r >= g) break;
+        }
+        for (int q = 0; q < found; ++q) {
+            const uint64_t a = static_cast<uint64_t>(std::min<int64_t>(i, bi[q]));
+            const uint64_t b = static_cast<uint64_t>(std::max<int64_t>(i, bi[q]));
+            pairs.push_back(a * static_cast<uint64_t>(n) + b);
+        }
+    }
+}
+
+// Graph from a list of undirected task pairs (a < b) packed as a * n + b,
+// each occurrence adding `unit` in both directions.
+Graph graph_from_pairs(int n, std::vector<uint64_t> &pairs, double unit) {
+    std::sort(pairs.begin(), pairs.end());
+    std::vector<Edge> edges;
+    for (size_t i = 0; i < pairs.size();) {
+        size_t j = i;
+        while (j < pairs.size() && pairs[j] == pairs[i]) ++j;
+        const int a = static_cast<int>(pairs[i] / static_cast<uint64_t>(n));
+        const int b = static_cast<int>(pairs[i] % static_cast<uint64_t>(n));
+        const double w = unit * static_cast<double>(j - i);
+        edges.push_back({a, b, w});
+        edges.push_back({b, a, w});
+        i = j;
+    }
+    return Graph::from_edges(n, edges);
+}
+
+} // namespace
+
+Graph workload_cubic1(const std::vector<int> &dims) {
+    check_dims("cubic1", dims);
+    return periodic_stencil(dims, {1.0});
+}
+
+Graph workload_cubic2(const std::vector<int> &dims) {
+    check_dims("cubic2", dims);
+    return periodic_stencil(dims, {2.0, 1.0});
+}
+
+Graph workload_sage(int ntasks, int cells_per_task) {
+    if (ntasks < 1) throw Error("sage: number of tasks must be positive, got " + std::to_string(ntasks));
+    if (cells_per_task < 8 || cells_per_task % 8)
+        throw Error("sage: cells per task must be a positive multiple of 8 (2x2x2 blocks), got " +
+                    std::to_string(cells_per_task));
+    const int64_t B = cells_per_task / 8;  // blocks per task
+    const int64_t total = B * ntasks;
+    if (total > (int64_t(1) << 40)) throw Error("sage: domain too large");
+    int64_t bx, by, bz;
+    near_cube(total, bx, by, bz);
+    // Accumulate face areas per owner pair.  Neighbours of a task are found
+    // by walking its own blocks (+x, +y, +z faces; the -faces are the +faces
+    // of the lower-owned blocks), so memory stays O(ntasks x degree).
+    // +x/+y/+z neighbours of a block have higher numbers, so each owner pair
+    // is met only from its lower task and is emitted once, both directions.
+    std::vector<Edge> edges;
+    std::vector<std::pair<int, int64_t>> local;  // (other owner, shared faces)
+    for (int t = 0; t < ntasks; ++t) {
+        local.clear();
+        auto add = [&](int64_t other_block) {
+            const int o = static_cast<int>(other_block / B);
+            if (o == t) return;
+            for (auto &e : local)
+                if (e.first == o) {
+                    ++e.second;
+                    return;
+                }
+            local.push_back({o, 1});
+        };
+        for (int64_t b = t * B; b < (t + 1) * B; ++b) {
+            const int64_t x = b % bx, y = (b / bx) % by, z = b / (bx * by);
+            if (x + 1 < bx) add(b + 1);
+            if (y + 1 < by) add(b + bx);
+            if (z + 1 < bz) add(b + bx * by);
+        }
+        for (auto &e : local) {
+            const double area = 4.0 * static_cast<double>(e.second);  // 2x2 cells a face
+            edges.push_back({t, e.first, area});
+            edges.push_back({e.first, t, area});
+        }
+    }
+    return Graph::from_edges(ntasks, edges);
+}
+
+Graph workload_umt(int ntasks, uint64_t seed, int points_per_task, int k) {
+    if (ntasks < 1) throw Error("umt: number of tasks must be positive, got " + std::to_string(ntasks));
+    if (points_per_task < 1)
+        throw Error("umt: points per task must be positive, got " + std::to_string(points_per_task));
+    if (k < 1) throw Error("umt: k (nearest neighbours) must be positive, got " + std::to_string(k));
+    const int64_t n64 = static_cast<int64_t>(ntasks) * points_per_task;
+    if (n64 > (int64_t(1) << 28)) throw Error("umt: mesh of " + std::to_string(n64) + " points is too large");
+    const int n = static_cast<int>(n64);
+    if (ntasks == 1) return Graph::from_edges(1, {});
+    k = std::min(k, n - 1);
+    Rng rng(seed);
+    std::vector<float> xyz(static_cast<size_t>(n) * 3);
+    for (auto &v : xyz) v = static_cast<float>(rng.uniform());
+    std::vector<uint64_t> pairs;
+    knn_pairs(xyz, k, pairs);
+    std::vector<float>().swap(xyz);
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    // Mesh CSR (both directions) for METIS.
+    std::vector<int64_t> xadj(static_cast<size_t>(n) + 1, 0);
+    for (uint64_t p : pairs) {
+        ++xadj[p / static_cast<uint64_t>(n) + 1];
+        ++xadj[p % static_cast<uint64_t>(n) + 1];
+    }
+    for (int v = 0; v < n; ++v) xadj[v + 1] += xadj[v];
+    std::vector<int> adj(static_cast<size_t>(xadj[n]));
+    {
+        std::vector<int64_t> fill(xadj.begin(), xadj.end() - 1);
+        for (uint64_t p : pairs) {
+            const int a = static_cast<int>(p / static_cast<uint64_t>(n));
+            const int b = static_cast<int>(p % static_cast<uint64_t>(n));
+            adj[fill[a]++] = b;
+            adj[fill[b]++] = a;
+        }
+    }
+    const std::vector<int> part = detail::partition_csr(n, xadj, adj, {}, ntasks, seed, {});
+    std::vector<int64_t>().swap(xadj);
+    std::vector<int>().swap(adj);
+    // Task graph: one unit per cut mesh edge, both directions.
+    std::vector<uint64_t> cut;
+    for (uint64_t p : pairs) {
+        int a = part[p / static_cast<uint64_t>(n)];
+        int b = part[p % static_cast<uint64_t>(n)];
+        if (a == b) continue;
+        if (a > b) std::swap(a, b);
+        cut.push_back(static_cast<uint64_t>(a) * static_cast<uint64_t>(ntasks) + b);
+    }
+    std::vector<uint64_t>().swap(pairs);
+    return graph_from_pairs(ntasks, cut, 1.0);
+}
+
+Graph make_workload(const std::string &name, int ntasks, const std::vector<int> &grid_dims,
+                    uint64_t seed) {
+    if (name == "cubic1" || name == "cubic2") {
+        check_dims(name.c_str(), grid_dims);
+        if (product(grid_dims) != ntasks)
+            throw Error("workload '" + name + "': " + std::to_string(ntasks) +
+                        " tasks do not fill the grid " + dims_text(grid_dims) + " (" +
+                        std::to_string(product(grid_dims)) + " points); give as many tasks as grid points");
+        return name == "cubic1" ? workload_cubic1(grid_dims) : workload_cubic2(grid_dims);
+    }
+    if (name == "sage") return workload_sage(ntasks);
+    if (name == "umt") return workload_umt(ntasks, seed);
+    throw Error("unknown workload '" + name + "' (expected cubic1, cubic2, sage, umt)");
+}
+
+std::vector<int> scramble_permutation(int n, uint64_t seed) {
+    if (n < 0) throw Error("scramble_permutation: negative size " + std::to_string(n));
+    std::vector<int> perm(n);
+    for (int i = 0; i < n; ++i) perm[i] = i;
+    Rng rng(seed);
+    shuffle(perm, rng);
+    return perm;
+}
+
+} // namespace rankmap

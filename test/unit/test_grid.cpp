@@ -1,0 +1,358 @@
+// test_grid.cpp -- grid recognition in scrambled graphs (grid_recognize.cpp)
+// and the structured Cartesian embeddings (cartesian.cpp, cart_*.cpp).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <set>
+
+#include "common/error.hpp"
+#include "common/rng.hpp"
+#include "map/cart_embed.hpp"
+#include "map/grid.hpp"
+#include "workload/workload.hpp"
+
+using namespace rankmap;
+
+namespace {
+
+std::vector<int> shuffled(int n, uint64_t seed) {
+    std::vector<int> perm(n);
+    for (int i = 0; i < n; ++i) perm[i] = i;
+    Rng rng(seed);
+    shuffle(perm, rng);
+    return perm;
+}
+
+// Undirected edge set of a graph, ignoring weights.
+std::set<std::pair<int, int>> edge_set(const Graph &g) {
+    std::set<std::pair<int, int>> s;
+    for (const Edge &e : g.edges()) s.insert({std::min(e.src, e.dst), std::max(e.src, e.dst)});
+    return s;
+}
+
+// A problem over g on topology `spec`, with its derived data kept alive.
+struct Fixture {
+    Graph g;
+    std::unique_ptr<Topology> topo;
+    ProblemData pd;
+    std::optional<CartGrid> grid;
+    Fixture(Graph graph, const std::string &spec, std::optional<CartGrid> gr = std::nullopt)
+        : g(std::move(graph)), topo(parse_topology(spec)), pd(prepare(g, *topo)), grid(std::move(gr)) {}
+    Problem problem() const {
+        return Problem{g, pd.sym, *topo, pd.cap, pd.f_min, grid, Options{}, Deadline(0), nullptr, {}};
+    }
+};
+
+// Task placement from a node-per-grid-point embedding.
+std::vector<int> to_tasks(const std::vector<int> &node_of_point, const std::vector<int> *task_at) {
+    std::vector<int> place(node_of_point.size());
+    for (size_t g = 0; g < place.size(); ++g) place[task_at ? (*task_at)[g] : g] = node_of_point[g];
+    return place;
+}
+
+// Maximum hop distance over the grid-neighbour pairs of the implied graph.
+int max_neighbour_hops(const Topology &topo, const CartGrid &grid, const std::vector<int> &node_of_point) {
+    Graph cg = cartesian_graph(grid.dims, grid.periods);
+    int worst = 0;
+    for (const Edge &e : cg.edges()) worst = std::max(worst, topo.hops(node_of_point[e.src], node_of_point[e.dst]));
+    return worst;
+}
+
+struct Shape {
+    std::vector<int> dims, periods;
+};
+
+} // namespace
+
+// ---- recognition -----------------------------------------------------------
+
+TEST(GridRecognition, FindsScrambledToriAndMeshesOfManyShapes) {
+    const std::vector<Shape> shapes = {
+        {{8, 8, 8}, {1, 1, 1}},   {{16, 16, 8}, {1, 1, 1}}, {{4, 4, 4}, {1, 1, 1}}, {{6, 5}, {0, 0}},
+        {{7, 5, 3}, {1, 0, 1}},   {{10}, {1}},              {{9}, {0}},             {{3, 3}, {1, 1}},
+        {{2, 2, 2}, {0, 0, 0}},   {{5, 4, 3, 2}, {1, 0, 1, 0}}, {{4, 6}, {0, 1}},   {{3, 3, 3, 3, 3, 3}, {1, 1, 1, 1, 1, 1}},
+        {{5, 4}, {1, 1}}};
+    uint64_t seed = 7;
+    for (const Shape &s : shapes) {
+        SCOPED_TRACE(::testing::PrintToString(s.dims));
+        Graph g = cartesian_graph(s.dims, s.periods);
+        Graph scrambled = g.relabeled(shuffled(g.n(), ++seed));
+        auto rg = recognize_grid(scrambled.symmetrized());
+        ASSERT_TRUE(rg.has_value());
+        int64_t n = 1;
+        for (int d : rg->grid.dims) n *= d;
+        ASSERT_EQ(n, g.n());
+        // The recognised grid, with task_at, reproduces the scrambled graph
+        // edge for edge.
+        Graph rebuilt = cartesian_graph(rg->grid.dims, rg->grid.periods);
+        std::vector<int> point_to_task = rg->task_at;
+        EXPECT_EQ(edge_set(rebuilt.relabeled(point_to_task)), edge_set(scrambled));
+    }
+}
+
+TEST(GridRecognition, ScrambledTorusEmbedsAtTheLowerBound) {
+    for (const std::string dims : {"8x8x8", "16x16x8", "4x4x4"}) {
+        SCOPED_TRACE(dims);
+        std::vector<int> d = dims == "8x8x8" ? std::vector<int>{8, 8, 8}
+                             : dims == "4x4x4" ? std::vector<int>{4, 4, 4}
+                                               : std::vector<int>{16, 16, 8};
+        Graph g = workload_cubic1(d).relabeled(shuffled(static_cast<int>(d[0] * d[1] * d[2]), 3));
+        Fixture fx(g, "torus:" + dims);
+        auto rg = recognize_grid(fx.pd.sym);
+        ASSERT_TRUE(rg.has_value());
+        Problem p = fx.problem();
+        std::vector<int> emb = best_grid_embedding(p, rg->grid, &rg->task_at);
+        std::vector<int> place = to_tasks(emb, &rg->task_at);
+        EXPECT_NO_THROW(check_placement(*fx.topo, g.n(), place));
+        EXPECT_NEAR(free_energy(g, *fx.topo, place), fx.pd.f_min, 1e-9 * fx.pd.f_min);
+    }
+}
+
+TEST(GridRecognition, RecognisesCubic2ThroughItsHeaviestEdges) {
+    Graph g = workload_cubic2({8, 8, 8}).relabeled(shuffled(512, 11));
+    Fixture fx(g, "torus:8x8x8");
+    auto rg = recognize_grid(fx.pd.sym);
+    ASSERT_TRUE(rg.has_value());
+    EXPECT_EQ(rg->grid.dims, (std::vector<int>{8, 8, 8}));
+    EXPECT_EQ(rg->grid.periods, (std::vector<int>{1, 1, 1}));
+    Problem p = fx.problem();
+    std::vector<int> place = to_tasks(best_grid_embedding(p, rg->grid, &rg->task_at), &rg->task_at);
+    EXPECT_NEAR(free_energy(g, *fx.topo, place), fx.pd.f_min, 1e-9 * fx.pd.f_min);
+}
+
+TEST(GridRecognition, DeclinesATorusWithOneEdgeRemoved) {
+    for (const Shape &s : {Shape{{8, 8, 8}, {1, 1, 1}}, Shape{{6, 5}, {0, 0}}, Shape{{12}, {1}}}) {
+        Graph g = cartesian_graph(s.dims, s.periods);
+        std::vector<Edge> es = g.edges();
+        const Edge cut = es[es.size() / 3];
+        std::vector<Edge> kept;
+        for (const Edge &e : es)
+            if (!((e.src == cut.src && e.dst == cut.dst) || (e.src == cut.dst && e.dst == cut.src))) kept.push_back(e);
+        Graph broken = Graph::from_edges(g.n(), kept).relabeled(shuffled(g.n(), 5));
+        EXPECT_FALSE(recognize_grid(broken.symmetrized()).has_value());
+    }
+}
+
+TEST(GridRecognition, DeclinesRandomAndNonGridGraphs) {
+    Rng rng(42);
+    for (int trial = 0; trial < 5; ++trial) {
+        const int n = 200;
+        std::vector<Edge> es;
+        for (int v = 0; v < n; ++v)
+            for (int k = 0; k < 3; ++k) es.push_back({v, static_cast<int>(rng.below(n)), 1.0});
+        EXPECT_FALSE(recognize_grid(Graph::from_edges(n, es).symmetrized()).has_value());
+    }
+    // two disjoint rings, a complete graph, a star: none is a grid
+    std::vector<Edge> rings, k5, star;
+    for (int i = 0; i < 6; ++i) {
+        rings.push_back({i, (i + 1) % 6, 1});
+        rings.push_back({6 + i, 6 + (i + 1) % 6, 1});
+    }
+    for (int i = 0; i < 5; ++i)
+        for (int j = i + 1; j < 5; ++j) k5.push_back({i, j, 1});
+    for (int i = 1; i < 7; ++i) star.push_back({0, i, 1});
+    EXPECT_FALSE(recognize_grid(Graph::from_edges(12, rings).symmetrized()).has_value());
+    EXPECT_FALSE(recognize_grid(Graph::from_edges(5, k5).symmetrized()).has_value());
+    EXPECT_FALSE(recognize_grid(Graph::from_edges(7, star).symmetrized()).has_value());
+    // a grid with one diagonal added
+    Graph g = cartesian_graph({6, 6}, {1, 1});
+    std::vector<Edge> es = g.edges();
+    es.push_back({0, 7, 1.0});
+    EXPECT_FALSE(recognize_grid(Graph::from_edges(36, es).symmetrized()).has_value());
+}
+
+// ---- embeddings ------------------------------------------------------------
+
+TEST(CartesianMapper, DirectEmbeddingOfAPeriodicCubeReachesTheLowerBound) {
+    CartGrid grid{{8, 8, 8}, {1, 1, 1}};
+    Fixture fx(cartesian_graph(grid.dims, grid.periods), "torus:8x8x8", grid);
+    std::vector<int> place = map_cartesian(fx.problem());
+    EXPECT_NO_THROW(check_placement(*fx.topo, 512, place));
+    EXPECT_DOUBLE_EQ(free_energy(fx.g, *fx.topo, place), fx.pd.f_min);
+    EXPECT_EQ(max_neighbour_hops(*fx.topo, grid, place), 1);
+}
+
+TEST(CartesianMapper, PermutedDimensionsAreMatched) {
+    CartGrid grid{{4, 8, 2}, {1, 1, 0}};
+    Fixture fx(cartesian_graph(grid.dims, grid.periods), "torus:8x2x4", grid);
+    std::vector<int> place = map_cartesian(fx.problem());
+    EXPECT_EQ(max_neighbour_hops(*fx.topo, grid, place), 1);
+}
+
+// 8 = 2 x 4: each periodic grid dimension of extent 8 is unfolded over
+// two torus dimensions, sharing the middle one in reflected order, so every
+// grid-neighbour pair (wrap-around included) is one hop apart.
+TEST(CartesianMapper, FoldsA2DGridIntoA3DTorusWithDilationOne) {
+    CartGrid grid{{8, 8}, {1, 1}};
+    Fixture fx(cartesian_graph(grid.dims, grid.periods), "torus:4x4x4", grid);
+    std::vector<int> place = map_cartesian(fx.problem());
+    EXPECT_NO_THROW(check_placement(*fx.topo, 64, place));
+    EXPECT_EQ(max_neighbour_hops(*fx.topo, grid, place), 1);
+    EXPECT_DOUBLE_EQ(free_energy(fx.g, *fx.topo, place), fx.pd.f_min);
+}
+
+TEST(CartesianMapper, UnfoldsA64x8GridOnto8x8x8WithDilationOne) {
+    CartGrid grid{{64, 8}, {1, 1}};
+    Fixture fx(cartesian_graph(grid.dims, grid.periods), "torus:8x8x8", grid);
+    std::vector<int> place = map_cartesian(fx.problem());
+    EXPECT_EQ(max_neighbour_hops(*fx.topo, grid, place), 1);
+    EXPECT_DOUBLE_EQ(free_energy(fx.g, *fx.topo, place), fx.pd.f_min);
+}
+
+// 32x16 on 8x8x8 cannot have dilation 1 everywhere (neither 32 nor 16 is a
+// product of whole torus dimensions); the embedding found keeps the mean
+// dilation well below the stock orders' and within 1.25 of F_min.
+TEST(CartesianMapper, Embeds32x16Onto8x8x8BetterThanStockOrders) {
+    CartGrid grid{{32, 16}, {1, 1}};
+    Fixture fx(cartesian_graph(grid.dims, grid.periods), "torus:8x8x8", grid);
+    Problem p = fx.problem();
+    std::vector<int> place = map_cartesian(p);
+    EXPECT_NO_THROW(check_placement(*fx.topo, 512, place));
+    const double F = free_energy(fx.g, *fx.topo, place);
+    EXPECT_LE(F, 1.25 * fx.pd.f_min);
+    for (const char *order : {"XYZT", "ZYXT"}) {
+        std::vector<int> stock = order_placement(*fx.topo, order, 512);
+        EXPECT_LT(F, free_energy(fx.g, *fx.topo, stock)) << order;
+    }
+}
+
+TEST(CartesianMapper, BlocksTwoGridPointsPerNodeAtTheLowerBound) {
+    CartGrid grid{{16, 8, 8}, {1, 1, 1}};
+    Fixture fx(cartesian_graph(grid.dims, grid.periods), "torus:8x8x8:slots=2", grid);
+    std::vector<int> place = map_cartesian(fx.problem());
+    EXPECT_NO_THROW(check_placement(*fx.topo, 1024, place));
+    EXPECT_DOUBLE_EQ(free_energy(fx.g, *fx.topo, place), fx.pd.f_min);
+}
+
+TEST(CartesianMapper, AlwaysReturnsAValidPlacement) {
+    struct Case {
+        std::vector<int> dims, periods;
+        std::string topo;
+    };
+    const std::vector<Case> cases = {
+        {{10, 10}, {1, 1}, "torus:4x4x4:slots=2"},  // N not a multiple of P
+        {{7, 11}, {0, 0}, "torus:8x8x8"},           // N < P, prime extents
+        {{6, 6}, {0, 0}, "mesh:4x4:slots=3"},       // 36 tasks on 16 nodes
+        {{8, 8}, {1, 1}, "torus:8x8x8"},            // N < P: a sub-box
+        {{5, 3, 2}, {1, 1, 1}, "mesh:8x4"},         // fewer tasks, more dims
+        {{4, 4, 4, 2}, {1, 1, 1, 1}, "torus:8x8x2"},
+        {{16, 8}, {0, 0}, "tree:4x2x16:cost=100,10,1"},
+        {{2, 3, 5, 7}, {1, 1, 1, 1}, "torus:6x5x7"},
+        {{1, 12, 1}, {0, 1, 0}, "torus:3x4"},
+    };
+    for (const Case &c : cases) {
+        SCOPED_TRACE(c.topo);
+        CartGrid grid{c.dims, c.periods};
+        Fixture fx(cartesian_graph(grid.dims, grid.periods), c.topo, grid);
+        std::vector<int> place;
+        ASSERT_NO_THROW(place = map_cartesian(fx.problem()));
+        EXPECT_NO_THROW(check_placement(*fx.topo, fx.g.n(), place));
+    }
+}
+
+TEST(CartesianMapper, EmbedsARecognisedGridOnAnotherShape) {
+    // a scrambled 8x8 torus recognised, then folded onto 4x4x4
+    Graph g = cartesian_graph({8, 8}, {1, 1}).relabeled(shuffled(64, 9));
+    Fixture fx(g, "torus:4x4x4");
+    auto rg = recognize_grid(fx.pd.sym);
+    ASSERT_TRUE(rg.has_value());
+    std::vector<int> place = to_tasks(best_grid_embedding(fx.problem(), rg->grid, &rg->task_at), &rg->task_at);
+    EXPECT_DOUBLE_EQ(free_energy(g, *fx.topo, place), fx.pd.f_min);
+}
+
+TEST(CartesianMapper, NeedsAGrid) {
+    Fixture fx(cartesian_graph({4, 4}, {1, 1}), "torus:4x4");
+    try {
+        map_cartesian(fx.problem());
+        FAIL() << "no exception";
+    } catch (const Error &e) {
+        EXPECT_NE(std::string(e.what()).find("needs a Cartesian task grid"), std::string::npos);
+    }
+}
+
+TEST(CartesianMapper, RejectsAGridOfTheWrongSize) {
+    Fixture fx(cartesian_graph({4, 4}, {1, 1}), "torus:4x4", CartGrid{{4, 5}, {1, 1}});
+    EXPECT_THROW(map_cartesian(fx.problem()), Error);
+}
+
+TEST(CartesianMapper, IsDeterministic) {
+    CartGrid grid{{12, 10}, {1, 0}};
+    Fixture fx(cartesian_graph(grid.dims, grid.periods), "torus:4x4x8", grid);
+    EXPECT_EQ(map_cartesian(fx.problem()), map_cartesian(fx.problem()));
+}
+
+// ---- the candidate families -------------------------------------------------
+
+// Seed 003: with a 64x8 grid on 8x8x8, a small-cube candidate puts every
+// grid row (8 tasks) in its own 2x2x2 sub-cube.
+TEST(CartFamilies, SmallCubeMapsPutEachRowInA2x2x2Cube) {
+    auto topo = parse_topology("torus:8x8x8");
+    cart::Target t = cart::make_target(*topo, 512, capacity_for(512, 512));
+    int cubes = 0;
+    cart::small_cube_family(t, {64, 8}, [&](const std::vector<int> &nodes, const std::string &name) {
+        if (name.find("rows in 2x2x2") == std::string::npos) return true;
+        ++cubes;
+        std::set<int> all(nodes.begin(), nodes.end());
+        EXPECT_EQ(all.size(), 512u);
+        for (int r = 0; r < 64; ++r) {
+            int lo[3] = {99, 99, 99}, hi[3] = {-1, -1, -1};
+            for (int c = 0; c < 8; ++c) {
+                int xyz[3];
+                topo->coords(nodes[r * 8 + c], xyz);
+                for (int k = 0; k < 3; ++k) {
+                    lo[k] = std::min(lo[k], xyz[k]);
+                    hi[k] = std::max(hi[k], xyz[k]);
+                }
+            }
+            for (int k = 0; k < 3; ++k) EXPECT_EQ(hi[k] - lo[k], 1) << "row " << r;
+        }
+        return true;
+    });
+    EXPECT_GT(cubes, 0);
+}
+
+// Seed 001 section 3.1: the 16x8 mesh on an 8x4x4 partition by Gray code.
+TEST(CartFamilies, GrayCodeMapsAreBijectionsAndKeepSomeNeighboursAdjacent) {
+    auto topo = parse_topology("torus:8x4x4");
+    cart::Target t = cart::make_target(*topo, 128, capacity_for(128, 128));
+    int count = 0;
+    cart::gray_family(t, {16, 8}, [&](const std::vector<int> &nodes, const std::string &) {
+        ++count;
+        EXPECT_EQ(std::set<int>(nodes.begin(), nodes.end()).size(), 128u);
+        return true;
+    });
+    EXPECT_GT(count, 4);
+}
+
+TEST(CartFamilies, ReflectedGrayDigitsChangeOneDigitByOne) {
+    std::vector<cart::Digit> radices{{0, 3}, {1, 4}, {2, 2}};
+    int prev[3], cur[3];
+    cart::gray_digits(0, radices, prev);
+    for (int x = 1; x < 24; ++x) {
+        cart::gray_digits(x, radices, cur);
+        int changed = 0;
+        for (int k = 0; k < 3; ++k) {
+            if (cur[k] != prev[k]) {
+                ++changed;
+                EXPECT_EQ(std::abs(cur[k] - prev[k]), 1);
+            }
+        }
+        EXPECT_EQ(changed, 1) << "x = " << x;
+        std::copy(cur, cur + 3, prev);
+    }
+}
+
+TEST(CartFamilies, StockOrdersRespectCapacityForAnyTaskCount) {
+    auto topo = parse_topology("torus:4x4x2");
+    for (int n : {7, 32, 50, 64, 90}) {
+        Capacity cap = capacity_for(n, 32);
+        int seen = 0;
+        cart::stock_family(*topo, n, cap, {0, 0, 2}, [&](const std::vector<int> &nodes, const std::string &) {
+            ++seen;
+            EXPECT_NO_THROW(check_placement(*topo, n, nodes));
+            return true;
+        });
+        EXPECT_GT(seen, 0);
+    }
+}
