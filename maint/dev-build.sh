@@ -10,7 +10,7 @@ shift
 (
   flock 9
   if [ ! -x "$src/configure" ] || [ "$src/configure.ac" -nt "$src/configure" ] \
-     || [ "$src/Makefile.am" -nt "$src/Makefile.in" ] || [ "$src/maint/mpich.mk" -nt "$src/Makefile.in" ]; then
+     || [ "$src/Makefile.am" -nt "$src/Makefile.in" ] || [ "$src/maint/mpich.mk" -nt "$src/Makefile.in" ] || [ "$src/src/coll/coll.mk" -nt "$src/Makefile.in" ]; then
     (cd "$src" && autoreconf -fi >/dev/null)
   fi
 ) 9>"$src/.autoreconf.lock"

@@ -1,0 +1,24 @@
+# maint/common.sh -- sourced by maint/test.sh and maint/demo.sh: dependency
+# install, autotools regeneration and one configured build directory.
+set -euo pipefail
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$src"
+bash maint/deps.sh
+if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt Makefile.in ] \
+   || [ maint/mpich.mk -nt Makefile.in ] || [ src/coll/coll.mk -nt Makefile.in ]; then
+  autoreconf -fi >/dev/null
+fi
+
+# build_in DIR [configure args...]: configure once, make, make install.
+build_in() {
+  local dir=$1; shift
+  mkdir -p "$dir"
+  (
+    cd "$dir"
+    if [ ! -f config.status ]; then
+      "$src/configure" "$@" >configure.log 2>&1 || { tail -30 configure.log; exit 1; }
+    fi
+    make -j"$(nproc)" >make.log 2>&1 || { tail -60 make.log; echo "rankmap: build failed, see $dir/make.log"; exit 1; }
+    make install >install.log 2>&1 || { tail -30 install.log; echo "rankmap: install failed, see $dir/install.log"; exit 1; }
+  )
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# maint/test.sh -- the whole test suite, from a fresh Debian bookworm
+# machine: installs the Debian packages, builds rankmap (and the patched
+# MPICH, cached under /var/cache/rankmap) in _build/main, runs every test
+# through CTest, then repeats the engine tests in a sanitizer build
+# (--enable-sanitizers: AddressSanitizer + UndefinedBehaviorSanitizer).
+#   RANKMAP_TEST_SANITIZERS=0  skip the sanitizer pass
+source "$(dirname "$0")/common.sh"
+
+echo "== rankmap: build and test (_build/main) =="
+build_in "$src/_build/main" --prefix="$src/_build/install"
+(cd "$src/_build/main/test" && ctest --output-on-failure)
+
+if [ "${RANKMAP_TEST_SANITIZERS:-1}" != 0 ]; then
+  echo "== rankmap: sanitizer build and test (_build/sanitize) =="
+  build_in "$src/_build/sanitize" --enable-sanitizers --without-mpich --prefix="$src/_build/install-sanitize"
+  (cd "$src/_build/sanitize/test" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+     ctest --output-on-failure -E '^mpi_')
+fi
