@@ -16,7 +16,8 @@
 //   bench/mapping [--quick] [--sizes 8x8x8,16x16x8] [--workloads cubic1,sage]
 //                 [--algorithms auto,scotch-default] [--time-limit S]
 //                 [--seed N] [--skip SIZE=alg,alg] [--no-skip]
-//                 [--markdown] [--json FILE|-] [--memory] [--verbose]
+//                 [--markdown] [--json FILE|-] [--memory] [--sage-cells N]
+//                 [--verbose]
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -80,6 +81,7 @@ struct Args {
     std::string memory_workload = "sage";
     bool memory_child = false;
     bool verbose = false;
+    int sage_cells = 13824;  // workload_sage's default
 };
 
 struct Row {
@@ -105,7 +107,7 @@ std::vector<std::string> split_list(const std::string &s) {
                  "usage: bench/mapping [--quick] [--sizes 8x8x8,16x16x8,32x32x32] "
                  "[--workloads cubic1,cubic2,sage,umt] [--algorithms identity,...,scotch-speed] "
                  "[--time-limit S] [--seed N] [--skip SIZE=alg,alg] [--no-skip] [--markdown] "
-                 "[--json FILE|-] [--memory] [--memory-workload sage|umt] [--verbose]\n",
+                 "[--json FILE|-] [--memory] [--memory-workload sage|umt] [--sage-cells N] [--verbose]\n",
                  msg.c_str());
     std::exit(2);
 }
@@ -137,6 +139,7 @@ Args parse_args(int argc, char **argv) {
         else if (opt == "--memory-workload") a.memory_workload = value();
         else if (opt == "--memory-child") a.memory_child = true;
         else if (opt == "--verbose") a.verbose = true;
+        else if (opt == "--sage-cells") a.sage_cells = std::atoi(value().c_str());
         else if (opt == "--help" || opt == "-h") usage("help");
         else usage("unknown option '" + opt + "'");
     }
@@ -158,7 +161,9 @@ double now() {
 }
 
 // The task graph of `workload` for `topo`, cubic labels scrambled.
-Graph build_workload(const std::string &workload, const Topology &topo, uint64_t seed) {
+Graph build_workload(const std::string &workload, const Topology &topo, const Args &args) {
+    const uint64_t seed = args.seed;
+    if (workload == "sage") return workload_sage(topo.size(), args.sage_cells);
     Graph g = make_workload(workload, topo.size(), topo.dims(), seed);
     if (workload == "cubic1" || workload == "cubic2") g = g.relabeled(scramble_permutation(g.n(), seed));
     return g;
@@ -326,7 +331,7 @@ std::vector<Check> summary(const std::vector<Row> &rows) {
 // --memory-child: one 65,536-task auto run, result on stdout.
 int memory_child(const Args &args) {
     auto topo = parse_topology("torus:64x32x32");
-    Graph g = build_workload(args.memory_workload, *topo, args.seed);
+    Graph g = build_workload(args.memory_workload, *topo, args);
     ProblemData d = prepare(g, *topo);
     Mapper m{"auto", Algorithm::Auto, ""};
     Row r = run_one(m, "64x32x32", args.memory_workload, g, *topo, d, args);
@@ -348,8 +353,10 @@ std::string memory_report(const Args &args, char **argv) {
         dup2(fd[1], 1);
         close(fd[0]);
         std::string seed = std::to_string(args.seed), tl = fmt("%g", args.time_limit);
+        std::string cells = std::to_string(args.sage_cells);
         execl("/proc/self/exe", argv[0], "--memory-child", "--memory-workload", args.memory_workload.c_str(),
-              "--seed", seed.c_str(), "--time-limit", tl.c_str(), static_cast<char *>(nullptr));
+              "--seed", seed.c_str(), "--time-limit", tl.c_str(), "--sage-cells", cells.c_str(),
+              static_cast<char *>(nullptr));
         _exit(127);
     }
     close(fd[1]);
@@ -395,7 +402,7 @@ int main(int argc, char **argv) {
             Graph g;
             ProblemData d;
             try {
-                g = build_workload(workload, *topo, args.seed);
+                g = build_workload(workload, *topo, args);
                 d = prepare(g, *topo);
             } catch (const std::exception &e) {
                 std::fprintf(stderr, "[%s %s] cannot build the problem: %s\n", size.c_str(), workload.c_str(),
@@ -460,8 +467,8 @@ int main(int argc, char **argv) {
                 static_cast<unsigned long long>(args.seed),
                 args.time_limit > 0 ? (", time limit " + fmt("%g", args.time_limit) + " s").c_str() : "");
     std::printf("cubic1/cubic2 labels scrambled by a random permutation; random = mean of %d placements; "
-                "Scotch 7 SCOTCH_graphMap is the peer.\n",
-                kRandomSamples);
+                "SAGE-like with %d cells per task; Scotch 7 SCOTCH_graphMap is the peer.\n",
+                kRandomSamples, args.sage_cells);
     if (!skipped_notes.empty()) {
         std::printf("skipped (too slow alone at that size; --no-skip runs them):");
         for (const auto &s : skipped_notes) std::printf(" %s;", s.c_str());

@@ -19,21 +19,22 @@
 //               SAGE-like, our construction of seed 000's description:
 //               cells are grouped in 2x2x2 blocks (cells_per_task must be a
 //               multiple of 8: B = cells_per_task / 8 blocks per task).  The
-//               global domain is a box of bx x by x bz blocks with
-//               bx * by * bz = ntasks * B exactly (constant number of cells
-//               per task), chosen as close to a cube as the factorisation
-//               allows (a perfect cube whenever ntasks * B is one, e.g.
-//               512 tasks x 4096 cells = 64^3 blocks = 128^3 cells; 2048
-//               tasks gives 128x128x64 blocks), largest extent on x, then y.
+//               global domain is a cube of L^3 blocks, L = round(cbrt(ntasks
+//               x B)), so the cells per task stay constant up to one block.
 //               Blocks are numbered in (x, y, z) order, x fastest, and task t
-//               owns the contiguous range [t*B, (t+1)*B).  With the default
-//               4096 cells per task a task owns whole x-rows, so small task
-//               counts give the slab-like decomposition seed 000 mentions
-//               (512 tasks: 64x8x1-block slabs; task t talks to t+-1 and to
-//               t+-8).  Two face-adjacent blocks of different owners add the
-//               shared face area, 4 cells, to the weight between the owners,
-//               in both directions.  The domain is not periodic.  Cost
-//               O(ntasks * B) time, O(ntasks) memory.
+//               owns the contiguous range [floor(t L^3 / ntasks),
+//               floor((t+1) L^3 / ntasks)) -- an equal share, +-1 block.
+//               A task thus owns a run of whole or partial x-rows: at small
+//               task counts this is the slab-like decomposition seed 000
+//               mentions, with slab edges that fall between rows and planes
+//               unless the numbers divide evenly (512 tasks x 4096 cells =
+//               64^3 blocks: exact 64x8x1-block slabs, task t talking to t+-1
+//               and t+-8; 2048 tasks x 4096 cells: L = 102, 518-519 blocks
+//               per task, ragged slabs).  Two face-adjacent blocks of
+//               different owners add the shared face area, 4 cells, to the
+//               weight between the owners, in both directions.  The domain is
+//               not periodic.  Cost O(ntasks * B) time, O(ntasks x degree)
+//               memory.
 // umt(ntasks, seed, points_per_task, k)
 //               UMT-like: ntasks * points_per_task uniform random points in
 //               the unit cube (Rng(seed)), an undirected k-nearest-neighbour
@@ -111,38 +112,14 @@ Graph periodic_stencil(const std::vector<int> &dims, const std::vector<double> &
     return Graph::from_edges(n, edges);
 }
 
-// Factor `total` (a product of small primes in practice) into three extents
-// as close to a cube as possible: largest first.
-void near_cube(int64_t total, int64_t &bx, int64_t &by, int64_t &bz) {
-    int64_t best[3] = {total, 1, 1};
-    double best_score = 1e300;
-    int64_t c = static_cast<int64_t>(std::cbrt(static_cast<double>(total))) + 2;
-    for (int64_t z = 1; z <= c; ++z) {
-        if (total % z) continue;
-        int64_t rest = total / z;
-        int64_t s = static_cast<int64_t>(std::sqrt(static_cast<double>(rest))) + 2;
-        for (int64_t y = z; y <= s; ++y) {
-            if (rest % y) continue;
-            int64_t x = rest / y;
-            if (x < y) continue;
-            double score = static_cast<double>(x) / static_cast<double>(z);
-            if (score < best_score) {
-                best_score = score;
-                best[0] = x;
-                best[1] = y;
-                best[2] = z;
-            }
-        }
-    }
-    bx = best[0];
-    by = best[1];
-    bz = best[2];
-}
-
 // Exact k nearest neighbours (excluding the point itself) of every point in
-// the unit cube, through a uniform grid of buckets searched ring by ring.
-// Appends undirected pairs (min, max) packed as min * n + max.
-void knn_pairs(const std::vector<float> &xyz, int k, std::vector<uint64_t> &pairs) {
+// the unit cube, through a uniform grid of buckets (about 2 points each)
+// searched ring by ring until the k-th candidate is closer than the faces
+// of the searched block.  The points are first renumbered in bucket order
+// (the order of random points is arbitrary; this keeps the search and
+// METIS cache-friendly).  Appends undirected pairs (min, max) packed as
+// min * n + max.
+void knn_pairs(std::vector<float> &xyz, int k, std::vector<uint64_t> &pairs) {
     const int64_t n = static_cast<int64_t>(xyz.size() / 3);
     int g = std::max(1, static_cast<int>(std::cbrt(static_cast<double>(n) / 2.0)));
     const double h = 1.0 / g;
@@ -152,20 +129,24 @@ void knn_pairs(const std::vector<float> &xyz, int k, std::vector<uint64_t> &pair
     };
     const int64_t ncell = static_cast<int64_t>(g) * g * g;
     std::vector<int64_t> start(ncell + 1, 0);
-    std::vector<int64_t> cell(n);
-    for (int64_t i = 0; i < n; ++i) {
-        cell[i] = (static_cast<int64_t>(cell_of(xyz[3 * i])) * g + cell_of(xyz[3 * i + 1])) * g +
-                  cell_of(xyz[3 * i + 2]);
-        ++start[cell[i] + 1];
-    }
-    for (int64_t c = 0; c < ncell; ++c) start[c + 1] += start[c];
-    std::vector<int> members(n);
     {
+        std::vector<int64_t> cell(n);
+        for (int64_t i = 0; i < n; ++i) {
+            cell[i] = (static_cast<int64_t>(cell_of(xyz[3 * i])) * g + cell_of(xyz[3 * i + 1])) * g +
+                      cell_of(xyz[3 * i + 2]);
+            ++start[cell[i] + 1];
+        }
+        for (int64_t c = 0; c < ncell; ++c) start[c + 1] += start[c];
         std::vector<int64_t> fill(start.begin(), start.end() - 1);
-        for (int64_t i = 0; i < n; ++i) members[fill[cell[i]]++] = static_cast<int>(i);
+        std::vector<float> sorted(xyz.size());
+        for (int64_t i = 0; i < n; ++i) {
+            const int64_t to = fill[cell[i]]++;
+            for (int d = 0; d < 3; ++d) sorted[3 * to + d] = xyz[3 * i + d];
+        }
+        xyz.swap(sorted);
     }
     std::vector<double> bd(k + 1);  // k best squared distances, ascending
-    std::vector<int> bi(k + 1);
+    std::vector<int64_t> bi(k + 1);
     pairs.reserve(pairs.size() + static_cast<size_t>(n) * k);
     for (int64_t i = 0; i < n; ++i) {
         const double px = xyz[3 * i], py = xyz[3 * i + 1], pz = xyz[3 * i + 2];
@@ -181,8 +162,7 @@ void knn_pairs(const std::vector<float> &xyz, int k, std::vector<uint64_t> &pair
                             continue;
                         }
                         const int64_t c = (static_cast<int64_t>(x) * g + y) * g + z;
-                        for (int64_t m = start[c]; m < start[c + 1]; ++m) {
-                            const int j = members[m];
+                        for (int64_t j = start[c]; j < start[c + 1]; ++j) {
                             if (j == i) continue;
                             const double dx = xyz[3 * j] - px, dy = xyz[3 * j + 1] - py,
                                          dz = xyz[3 * j + 2] - pz;
@@ -200,9 +180,18 @@ void knn_pairs(const std::vector<float> &xyz, int k, std::vector<uint64_t> &pair
                     }
                 }
             }
-            // Points outside the searched (2r+1)^3 block are at least r*h away.
-            if (found == k && bd[k - 1] <= (r * h) * (r * h)) break;
-            if (found == n - 1 && r >= g) break;
+            if (found == k) {
+                // Distance from the point to the nearest face of the searched
+                // block of buckets (faces on the cube's boundary do not count).
+                double face = 1e300;
+                const double pc[3] = {px, py, pz};
+                const int cc[3] = {cx, cy, cz};
+                for (int d = 0; d < 3; ++d) {
+                    if (cc[d] - r > 0) face = std::min(face, pc[d] - (cc[d] - r) * h);
+                    if (cc[d] + r < g - 1) face = std::min(face, (cc[d] + r + 1) * h - pc[d]);
+                }
+                if (bd[k - 1] <= face * face) break;
+            }
         }
         for (int q = 0; q < found; ++q) {
             const uint64_t a = static_cast<uint64_t>(std::min<int64_t>(i, bi[q]));
@@ -247,14 +236,20 @@ Graph workload_sage(int ntasks, int cells_per_task) {
     if (cells_per_task < 8 || cells_per_task % 8)
         throw Error("sage: cells per task must be a positive multiple of 8 (2x2x2 blocks), got " +
                     std::to_string(cells_per_task));
-    const int64_t B = cells_per_task / 8;  // blocks per task
-    const int64_t total = B * ntasks;
-    if (total > (int64_t(1) << 40)) throw Error("sage: domain too large");
-    int64_t bx, by, bz;
-    near_cube(total, bx, by, bz);
-    // Accumulate face areas per owner pair.  Neighbours of a task are found
-    // by walking its own blocks (+x, +y, +z faces; the -faces are the +faces
-    // of the lower-owned blocks), so memory stays O(ntasks x degree).
+    const int64_t B = cells_per_task / 8;  // blocks per task (on average)
+    if (B * ntasks > (int64_t(1) << 40)) throw Error("sage: domain too large");
+    // Cubic domain of L^3 blocks, L = cube root of ntasks * B rounded; task
+    // t owns blocks [first(t), first(t+1)), first(t) = floor(t L^3 / ntasks).
+    int64_t L = std::max<int64_t>(1, std::llround(std::cbrt(static_cast<double>(B * ntasks))));
+    while (L * L * L < ntasks) ++L;  // at least one block per task
+    const int64_t bx = L, by = L, bz = L, total = L * L * L;
+    auto first = [&](int64_t t) { return static_cast<int64_t>((static_cast<__int128>(t) * total) / ntasks); };
+    auto owner = [&](int64_t b) {
+        int64_t t = static_cast<int64_t>((static_cast<__int128>(b) * ntasks) / total);
+        while (first(t + 1) <= b) ++t;
+        while (first(t) > b) --t;
+        return static_cast<int>(t);
+    };
     // +x/+y/+z neighbours of a block have higher numbers, so each owner pair
     // is met only from its lower task and is emitted once, both directions.
     std::vector<Edge> edges;
@@ -262,7 +257,7 @@ Graph workload_sage(int ntasks, int cells_per_task) {
     for (int t = 0; t < ntasks; ++t) {
         local.clear();
         auto add = [&](int64_t other_block) {
-            const int o = static_cast<int>(other_block / B);
+            const int o = owner(other_block);
             if (o == t) return;
             for (auto &e : local)
                 if (e.first == o) {
@@ -271,7 +266,7 @@ Graph workload_sage(int ntasks, int cells_per_task) {
                 }
             local.push_back({o, 1});
         };
-        for (int64_t b = t * B; b < (t + 1) * B; ++b) {
+        for (int64_t b = first(t); b < first(t + 1); ++b) {
             const int64_t x = b % bx, y = (b / bx) % by, z = b / (bx * by);
             if (x + 1 < bx) add(b + 1);
             if (y + 1 < by) add(b + bx);

@@ -144,10 +144,10 @@ TEST(Sage, TasksShareEqualCellsAndSymmetricFaceAreas) {
     EXPECT_DOUBLE_EQ(g.out_weight(100), 2 * 256.0 + 2 * 2048.0);
 }
 
-TEST(Sage, EveryTaskOwnsTheSameNumberOfCells) {
-    // Equal cells per task shows in the total surface: with 96 tasks of 64
-    // cells (8 blocks each) the domain is 12x8x8 blocks; every task's
-    // boundary is at most its 8 blocks' 48 faces.
+TEST(Sage, RaggedSlabsStaySymmetricWithBoundedSurface) {
+    // 96 tasks of 64 cells: a 9^3-block cube, 7 or 8 blocks per task, so
+    // slab edges fall inside rows; every task's boundary is at most its
+    // blocks' 8 x 6 faces of 4 cells.
     Graph g = workload_sage(96, 64);
     ASSERT_EQ(g.n(), 96);
     EXPECT_TRUE(symmetric(g));
@@ -280,10 +280,28 @@ TEST(Scotch, BeatsRandomOnCubic1AndIsDeterministic) {
     EXPECT_LT(free_energy(g, *topo, a), 3.0 * 3072);
 }
 
-TEST(Scotch, MapsOntoTreesAndMeshes) {
+TEST(Scotch, MapsOntoTreesMeshesAndLocalSlots) {
     Graph g = workload_sage(64, 64);
     scotch_on("tree:4x2x8:cost=100,10,1", g, "default");
     scotch_on("mesh:4x4x4", g, "speed");
+    scotch_on("torus:4x4x2x2:local=0.5", g, "quality");  // 2 slots per network node
+}
+
+TEST(Scotch, PutsEachCliqueOnOneTreeNode) {
+    // Four 16-task cliques with scrambled labels on 4 nodes x 16 cores: the
+    // optimum keeps every clique inside a node, and Scotch finds it (this
+    // also checks that Scotch's leaf numbering is read back correctly).
+    std::vector<int> perm = scramble_permutation(64, 5);
+    std::vector<Edge> edges;
+    for (int c = 0; c < 4; ++c)
+        for (int i = 0; i < 16; ++i)
+            for (int j = 0; j < 16; ++j)
+                if (i != j) edges.push_back({perm[16 * c + i], perm[16 * c + j], 1.0});
+    edges.push_back({perm[0], perm[16], 1.0});  // one light link between cliques
+    Graph g = Graph::from_edges(64, edges);
+    std::vector<int> place = scotch_on("tree:4x16:cost=10,1", g, "default");
+    for (int c = 0; c < 4; ++c)
+        for (int i = 1; i < 16; ++i) EXPECT_EQ(place[perm[16 * c + i]] / 16, place[perm[16 * c]] / 16);
 }
 
 TEST(Scotch, UnknownStrategyIsAnError) {
