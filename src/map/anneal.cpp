@@ -4,18 +4,22 @@
 // moves one task to a node with spare room (only moves keeping
 // Int(p) <= n <= Int(p+1)), and is accepted iff R < exp(-beta dF / F_min)
 // (energies normalised by F_min).  The initial beta is tuned on a sample of
-// proposals so that ~15 % of them would be accepted (seed 000: 10-20 %),
-// the final beta so that the smallest uphill moves are accepted ~0.1 % of
+// proposals so that ~15 % of them would be accepted (seed 000: 10-20 %)
+// and raised during a short warm-up until the chain's equilibrium
+// acceptance is at most 20 % (a good start otherwise melts); the final beta so that the smallest uphill moves are accepted ~0.1 % of
 // the time, with Options::anneal_steps (100) geometric beta steps between.
 //
 // Speed: each proposal costs O(degree) (PlacementState's incremental
-// delta), not a recomputation of F.  70 % of proposals are local -- task a
+// delta), not a recomputation of F.  90 % of proposals are local -- task a
 // goes to one of the K nodes nearest to a partner j (chosen with
 // probability proportional to w(a,j)), swapping with whatever sits there --
-// and 30 % go to a uniformly random node, so both fine and long-range
+// and 10 % go to a uniformly random node, so both fine and long-range
 // rearrangements are tried.  The amount of work is a fixed number of
 // proposals per task (deterministic for a seed); the deadline only cuts a
-// run short, in which case the best placement seen is returned.
+// run short.  The best placement seen (at the end of a beta step, or the
+// start) is returned, so annealing never worsens its start.  from_cold
+// (anneal_refine, `auto`) starts at ~3-6 % acceptance instead: a
+// refinement that keeps the start's large-scale layout.
 //
 // Cost: O(sweeps * N * degree) time, O(N + E + P K) memory.
 #include <cmath>
@@ -159,25 +163,60 @@ void anneal_tasks(PlacementState &st, const std::vector<int> &movable, const Nea
     }
     if (up.empty()) return;
     std::sort(up.begin(), up.end());
-    double beta0 = solve_beta(up, ndown, ap.from_cold ? 0.03 : 0.15);
+    double beta0 = solve_beta(up, ndown, ap.from_cold ? ap.cold_target : 0.15);
     double dsmall = up[up.size() / 20];
     double beta1 = std::max(beta0 * 20, std::log(1000.0) / dsmall);
     const int steps = std::max(1, ap.steps);
-    const double ratio = steps > 1 ? std::pow(beta1 / beta0, 1.0 / (steps - 1)) : 1.0;
     int64_t pps = ap.proposals_per_step;
     if (pps <= 0) {
         double sweeps = ap.sweeps > 0 ? ap.sweeps : 1000;
         pps = std::max<int64_t>(M, static_cast<int64_t>(sweeps * M / steps));
     }
-
+    // Best placement seen (the start included): returned at the end.
     double bestF = st.energy();
     std::vector<int> best(M);
     for (int i = 0; i < M; ++i) best[i] = st.node_of(movable[i]);
+    // The sample measured the start placement; once the chain reaches
+    // equilibrium at beta0 its acceptance may be higher (a good start
+    // melts).  Warm up at beta0 and raise it until the equilibrium
+    // acceptance is within the target (at most 8 rounds of pps/4).
+    const double acc_max = ap.from_cold ? 1.5 * ap.cold_target : 0.2;
+    for (int round = 0; round < 8 && beta1 > beta0 * 2 && !dl.expired(); ++round) {
+        int64_t tried = 0, accepted = 0;
+        for (int64_t i = 0; i < pps / 4; ++i) {
+            Proposal pr = an.propose();
+            if (pr.kind == 0) continue;
+            ++tried;
+            double x = beta0 * pr.delta / fnorm;
+            if (x <= 0 || rng.uniform() < std::exp(-x)) {
+                an.apply(pr);
+                ++accepted;
+            }
+        }
+        if (!tried || static_cast<double>(accepted) / tried <= acc_max) break;
+        beta0 *= 1.25;
+    }
+    const double ratio = steps > 1 ? std::pow(beta1 / beta0, 1.0 / (steps - 1)) : 1.0;
+
     bool stop = false;
     double beta = beta0;
+    // On a slow or loaded machine the deadline would cut the chain while
+    // it is still hot (wasted work): if the remaining steps at the measured
+    // speed would not fit, shorten them so the chain still cools fully.
+    // Never triggers when the time suffices (results stay deterministic).
+    const bool timed = std::isfinite(dl.remaining());
+    const double t0 = dl.elapsed();
+    int64_t done = 0;
     for (int step = 0; step < steps && !stop; ++step, beta *= ratio) {
         int64_t tried = 0, accepted = 0;
-        for (int64_t i = 0; i < pps; ++i) {
+        int64_t len = pps;
+        if (timed && done > 0) {
+            double per = (dl.elapsed() - t0) / static_cast<double>(done);
+            double need = per * static_cast<double>(pps) * (steps - step);
+            double rem = 0.95 * dl.remaining();
+            if (need > rem) len = std::max<int64_t>(1, static_cast<int64_t>(pps * std::max(0.0, rem) / need));
+        }
+        for (int64_t i = 0; i < len; ++i, ++done) {
             if ((i & 2047) == 0 && dl.expired()) {
                 stop = true;
                 break;
@@ -228,7 +267,7 @@ void anneal_refine(const Problem &p, std::vector<int> &place, const Deadline &dl
     AnnealParams ap;
     ap.steps = p.opt.anneal_steps;
     ap.from_cold = from_cold;
-    ap.sweeps = from_cold ? 200 : 1000;
+    ap.sweeps = from_cold ? 300 : 1000;
     ap.f_norm = p.f_min;
     ap.trace = p.trace;
     ap.progress = &p.progress;

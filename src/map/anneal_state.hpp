@@ -309,8 +309,9 @@ struct AnnealParams {
     int steps = 100;                // beta steps
     int64_t proposals_per_step = 0; // 0: derived from the movable count
     double sweeps = 0;              // total proposals / movable tasks (0: default)
-    double local_fraction = 0.7;    // share of proposals near a partner's node
-    bool from_cold = false;         // start at ~3% acceptance instead of 10-20%
+    double local_fraction = 0.9;    // share of proposals near a partner's node
+    bool from_cold = false;         // start at cold_target acceptance instead of 15%
+    double cold_target = 0.03;
     std::vector<TracePoint> *trace = nullptr;
     const std::function<void(const std::string &)> *progress = nullptr;
     double f_norm = 0;              // normalisation (F_min); <= 0: F at start
@@ -326,7 +327,12 @@ void kl_passes(PlacementState &st, const NearNodes &near, const Deadline &dl);
 
 // Divide-and-conquer mapper that also reports the sizes of the subgraphs
 // it annealed, in order (for the tests).
-std::vector<int> divide_anneal_with_leaves(const Problem &p, std::vector<size_t> *leaves);
+std::vector<int> divide_anneal_with_leaves(const Problem &p, std::vector<size_t> *leaves,
+                                           double sweeps = 1000);
+
+// Recursive co-bisection of tasks and machine (anneal_bisect.cpp): a
+// valid placement used as an annealing start.
+std::vector<int> bisection_map(const Problem &p, uint64_t seed);
 
 // Number of near nodes used by the local proposals.
 inline int near_count(const Topology &topo) {

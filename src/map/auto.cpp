@@ -7,17 +7,24 @@
 //      (seed 001 permutations, folds, Gray code ...).  If it reaches F_min
 //      it is optimal and returned at once; otherwise Kernighan-Lin polishes
 //      it and it stays a candidate.
-//   2. General path, always: the seed 000 greedy map, then simulated
-//      annealing -- one chain over all tasks up to 8192 tasks, the
-//      divide-and-conquer variant (Figure 4) above -- then Kernighan-Lin
-//      pair exchange (seed 002) to finish.
+//   2. General path, always.  Starts: the seed 000 greedy map, the
+//      recursive co-bisection map (anneal_bisect.cpp) and, when built with
+//      Scotch, Scotch's map.  The best start is annealed hot (seed 000
+//      schedule, one chain over all tasks), the best non-greedy start is
+//      annealed cold (~6 % initial acceptance: it keeps its large-scale
+//      layout and repairs the local one), and Kernighan-Lin pair exchange
+//      (seed 002) polishes both.
 //
 // Budget: Options::time_limit when set; otherwise a default that grows
-// with N, interpolated log-log through 0.5 s at 512 tasks, 3 s at 2048 and
-// 40 s at 32768 (about 0.1 s at 64 tasks, 80 s at 65536).  The amount of
-// annealing work is derived from the budget by a fixed nominal speed, not
-// from the clock, so the result is deterministic for a seed; the deadline
-// only cuts work short on a slow or loaded machine.
+// with N, interpolated log-log through 0.7 s at 512 tasks, 3.8 s at 2048
+// and 40 s at 32768 (at least 0.1 s; 75 s at 65536), under the targets of
+// 1 s, 5 s and 60 s.  The annealing work is derived from the budget by a
+// fixed nominal speed (3e7 partner-distance evaluations per second divided
+// by 1 + N/32768 for cache effects, 70 % of the budget), not from the
+// clock, so the result is deterministic for a seed.  With
+// Options::time_limit the deadline is hard (annealing shortens its steps,
+// then stops, when behind); without it the default budget is a target and
+// the work stops only at min(10 x budget, budget + 15 s).
 //
 // Cost: that of its parts -- O(N + E) for grid recognition, O(E log N) for
 // greedy, O(sweeps * N * degree) for annealing; memory O(N + E + P K).
@@ -31,19 +38,22 @@ namespace rankmap {
 
 namespace {
 
-constexpr int kFullAnnealMax = 8192;
+// Above this many tasks the hot chain is the divide-and-conquer variant.
+// Measured at 2048 tasks the single chain beat dc-anneal at equal work on
+// every workload, and it fits in memory at any size, so the limit is high.
+constexpr int kFullAnnealMax = 1 << 30;
 // Nominal annealing speed used to turn seconds into work: partner-distance
 // evaluations per second on one core (a conservative figure, measured
 // ~4-8e7 on the development machine).
-constexpr double kNominalEvalsPerSecond = 2.0e7;
+constexpr double kNominalEvalsPerSecond = 3.0e7;
 
 double default_budget(int n) {
-    const double xs[] = {512, 2048, 32768}, ys[] = {0.5, 3.0, 40.0};
+    const double xs[] = {512, 2048, 32768}, ys[] = {0.7, 3.8, 40.0};
     double x = std::max(1, n), lx = std::log(x);
     int seg = x <= xs[1] ? 0 : 1;
     double t = (lx - std::log(xs[seg])) / (std::log(xs[seg + 1]) - std::log(xs[seg]));
     double ly = std::log(ys[seg]) + t * (std::log(ys[seg + 1]) - std::log(ys[seg]));
-    return std::max(0.05, std::exp(ly));
+    return std::max(0.1, std::exp(ly));
 }
 
 double F_of(const Problem &p, const std::vector<int> &place) {
@@ -53,13 +63,15 @@ double F_of(const Problem &p, const std::vector<int> &place) {
 
 } // namespace
 
-double auto_default_budget(int ntasks) { return default_budget(ntasks); }
-
 std::vector<int> map_auto(const Problem &p) {
     const int N = p.sym.n();
-    const double budget = p.deadline.limit() > 0 ? std::max(1e-3, p.deadline.remaining())
-                                                 : default_budget(N);
-    const Deadline dl(budget);
+    // The work is sized from the budget's nominal value (deterministic); the
+    // deadline itself is the caller's when given.
+    // Without a time limit the default budget only sizes the work and the
+    // hard deadline is 10x that (a safety net for a heavily loaded
+    // machine), so the result does not depend on the clock.
+    const double budget = p.deadline.limit() > 0 ? p.deadline.limit() : default_budget(N);
+    const Deadline dl = p.deadline.limit() > 0 ? p.deadline : Deadline(std::min(10 * budget, budget + 15));
     const double tol = 1e-9 * std::max(1.0, p.f_min);
 
     std::vector<int> best;
@@ -97,35 +109,71 @@ std::vector<int> map_auto(const Problem &p) {
         }
     }
 
-    // 2. General path: greedy -> annealing -> Kernighan-Lin.
-    std::vector<int> place = map_greedy(p);
-    {
-        double degsum = static_cast<double>(p.sym.nedges()) / std::max(1, N);
-        double evals_per_prop = 2.0 * degsum + 4.0;
-        double work = kNominalEvalsPerSecond * budget * 0.75 / evals_per_prop;  // proposals
-        double sweeps = std::clamp(work / std::max(1, N), 50.0, 4000.0);
-        Problem q = p;
-        if (N <= kFullAnnealMax) {
-            PlacementState st(p.sym, p.topo, p.cap, place);
-            NearNodes near(p.topo, near_count(p.topo));
-            std::vector<int> all(N);
-            std::iota(all.begin(), all.end(), 0);
-            AnnealParams ap;
-            ap.steps = p.opt.anneal_steps;
-            ap.sweeps = sweeps;
-            ap.f_norm = p.f_min;
-            ap.trace = p.trace;
-            ap.progress = &p.progress;
-            Rng rng(p.opt.seed * 0x9e3779b97f4a7c15ULL + 0xa070);
-            anneal_tasks(st, all, near, ap, rng, dl.share(0.9));
-            place = st.place();
-        } else {
-            q.deadline = dl.share(0.9);
-            place = map_divide_anneal(q);
+    // 2. General path.  Starts: the seed 000 greedy map, the recursive
+    //    co-bisection map and, when built with Scotch, Scotch's map.  The
+    //    best start is annealed hot (seed 000 schedule), the best start
+    //    other than greedy is annealed cold (it keeps its large-scale layout
+    //    and repairs the local one), and Kernighan-Lin polishes both.
+    //    Shares of the nominal work: 40 / 30 %.
+    const double degsum = static_cast<double>(p.sym.nedges()) / std::max(1, N);
+    // Large graphs run slower per evaluation (cache misses): scale down.
+    const double speed = kNominalEvalsPerSecond / (1.0 + N / 32768.0);
+    const double props = speed * budget / (2.0 * degsum + 4.0);
+    auto sweeps_for = [&](double share) { return std::clamp(props * share / std::max(1, N), 30.0, 5000.0); };
+    std::vector<int> greedy = map_greedy(p);
+    std::vector<std::pair<double, std::vector<int>>> starts;
+    auto add_start = [&](std::vector<int> &&pl) {
+        if (pl.size() != static_cast<size_t>(N)) return;
+        double f = F_of(p, pl);
+        starts.push_back({f, std::move(pl)});
+    };
+    if (!dl.expired()) add_start(bisection_map(p, p.opt.seed));
+    if (!dl.expired()) {
+        try {
+            add_start(map_scotch(p));
+        } catch (const Error &) {
+            // built without Scotch, or Scotch declined: fine.
         }
     }
-    kl_refine(p, place, dl.share(0.9));
-    offer(std::move(place));
+    std::stable_sort(starts.begin(), starts.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    NearNodes near(p.topo, near_count(p.topo));
+    std::vector<int> all(N);
+    std::iota(all.begin(), all.end(), 0);
+    auto anneal_from = [&](const std::vector<int> &pl, bool cold, double work, double time_share,
+                           uint64_t salt) {
+        if (N > kFullAnnealMax && !cold) {
+            Problem q = p;
+            q.deadline = dl.share(time_share);
+            return divide_anneal_with_leaves(q, nullptr, sweeps_for(work));
+        }
+        PlacementState st(p.sym, p.topo, p.cap, pl);
+        AnnealParams ap;
+        ap.steps = p.opt.anneal_steps;
+        ap.sweeps = sweeps_for(work);
+        ap.from_cold = cold;
+        ap.cold_target = 0.06;
+        ap.f_norm = p.f_min;
+        ap.trace = cold ? nullptr : p.trace;
+        ap.progress = &p.progress;
+        Rng rng(p.opt.seed * 0x9e3779b97f4a7c15ULL + salt);
+        anneal_tasks(st, all, near, ap, rng, dl.share(time_share));
+        return st.place();
+    };
+    // Hot: from the best start overall; cold: from the best non-greedy start.
+    const std::vector<int> &cold_start = starts.empty() ? greedy : starts[0].second;
+    const double fgreedy = F_of(p, greedy);
+    const std::vector<int> &hot_start = (starts.empty() || fgreedy <= starts[0].first) ? greedy : cold_start;
+    std::vector<int> hot = anneal_from(hot_start, false, 0.4, 0.5, 0xa070);
+    kl_refine(p, hot, dl.share(0.2));
+    offer(std::move(hot));
+    if (!dl.expired()) {
+        std::vector<int> cold = anneal_from(cold_start, true, 0.3, 0.85, 0xc01d);
+        kl_refine(p, cold, dl.share(0.9));
+        offer(std::move(cold));
+    }
+    offer(std::move(greedy));
+    for (auto &st : starts) offer(std::move(st.second));
     return best;
 }
 

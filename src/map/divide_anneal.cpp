@@ -13,10 +13,11 @@
 // (the paper stops after the last subgraph; this pass only lowers F).
 //
 // L = Options::l_ratio, default 0.85.  For a 3-D nearest-neighbour pattern
-// a cube of side s has l ~ 1 - 1/s, so 0.85 stops at subgraphs of about
-// 6^3-8^3 tasks: big enough for near-optimal layouts, small enough that the
-// recursion helps beyond a few thousand tasks.  Subgraphs of fewer than 16
-// tasks are never split.
+// a block of side s has l ~ 1 - 1/s, so a subgraph is split only while both
+// halves stay blocks of side >= ~7: annealed subgraphs hold a few hundred
+// tasks -- big enough for near-optimal local layouts, small enough that the
+// recursion pays off beyond a few thousand tasks.  Subgraphs of fewer than
+// 16 tasks are never split.  (A larger L means fewer, larger subgraphs.)
 //
 // Cost: METIS bisections O(E log N) overall, O(N) per recursion level for
 // the induced subgraphs, annealing O(sweeps * |S| * degree) per subgraph;
@@ -36,8 +37,8 @@ constexpr size_t kMinSplit = 16;
 
 class DivideAnneal {
 public:
-    DivideAnneal(const Problem &p, PlacementState &st, const NearNodes &near, double L)
-        : p_(p), g_(p.sym), st_(st), near_(near), L_(L), rng_(p.opt.seed * 0x2545f4914f6cdd1dULL + 7) {
+    DivideAnneal(const Problem &p, PlacementState &st, const NearNodes &near, double L, double sweeps)
+        : p_(p), g_(p.sym), st_(st), near_(near), L_(L), sweeps_(sweeps), rng_(p.opt.seed * 0x2545f4914f6cdd1dULL + 7) {
         tw_.assign(g_.n(), 0.0);
         for (int t = 0; t < g_.n(); ++t)
             for (int64_t e = g_.begin(t); e < g_.end(t); ++e) tw_[t] += g_.weight(e);
@@ -102,7 +103,7 @@ private:
         Deadline dl = p_.deadline.share(static_cast<double>(S.size()) / std::max(1, left) * 0.9);
         AnnealParams ap;
         ap.steps = p_.opt.anneal_steps;
-        ap.sweeps = 1000;
+        ap.sweeps = sweeps_;
         ap.f_norm = 0;  // normalise by the partial F at the start
         ap.progress = nullptr;
         anneal_tasks(st_, S, near_, ap, rng_, dl);
@@ -117,6 +118,7 @@ private:
     PlacementState &st_;
     const NearNodes &near_;
     double L_;
+    double sweeps_;
     Rng rng_;
     std::vector<double> tw_;
     std::vector<int> side_, local_;
@@ -128,14 +130,14 @@ private:
 
 // Exposed for the tests (declared there): the sizes of the subgraphs the
 // recursion annealed, in order.
-std::vector<int> divide_anneal_with_leaves(const Problem &p, std::vector<size_t> *leaves) {
+std::vector<int> divide_anneal_with_leaves(const Problem &p, std::vector<size_t> *leaves, double sweeps) {
     const double L = p.opt.l_ratio > 0 ? p.opt.l_ratio : kDefaultL;
     if (L > 1) throw Error("dc-anneal: l_ratio " + std::to_string(L) + " must be in (0, 1]");
     PlacementState st(p.sym, p.topo, p.cap, std::vector<int>(p.sym.n(), -1));
     NearNodes near(p.topo, near_count(p.topo));
     std::vector<int> all(p.sym.n());
     std::iota(all.begin(), all.end(), 0);
-    DivideAnneal dc(p, st, near, L);
+    DivideAnneal dc(p, st, near, L, sweeps);
     dc.run(all);
     if (leaves) *leaves = dc.leaves();
     std::vector<int> place = st.place();
