@@ -43,7 +43,7 @@ expect_error "header says 2 edges" map --topology torus:2x2 --graph "$fx/bad-wro
 expect_error "is too small" map --topology torus:2x2 --graph "$tmp/c1.edges"
 expect_error "unknown algorithm 'sa'" map --topology torus:4x4x4 --graph "$tmp/c1.edges" --algorithm sa
 expect_error "unknown kind 'cube'" map --topology cube:4 --graph "$tmp/c1.edges"
-expect_error "duplicate coordinate" eval --topology torus:2x2 --graph "$fx/triangle-3.graph" --mapping "$fx/bad-duplicate-coord.map"
+expect_error "duplicate coordinate" eval --topology torus:2x2 --graph "$fx/ring-4.edges" --mapping "$fx/bad-duplicate-coord.map"
 expect_error "needs --topology" map --graph "$tmp/c1.edges"
 expect_error "unknown workload" gen cubic7 --topology torus:2x2 --out "$tmp/x.edges"
 expect_error "--seed" map --topology torus:4x4x4 --graph "$tmp/c1.edges" --seed -4
