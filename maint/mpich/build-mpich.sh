@@ -132,7 +132,8 @@ else
         d=$(ls -d "$tmp"/mpich-*/ 2>/dev/null | head -1)
         [ -n "$d" ] || die "apt-get source mpich produced no source tree"
         rm -rf "$pristine"
-        mv "$d" "$pristine"
+        mkdir -p "$cache/src"
+        mv "$d" "$pristine" || die "cannot move the source to $pristine"
         rm -rf "$tmp"
         touch "$pristine/.rankmap-complete"
       fi
@@ -166,7 +167,11 @@ key=$( {
   cat "$rm_src/include/rankmap.h"
 } | sha256sum | cut -c1-16)
 tree=$cache/mpich-$key
-link_vars=(RANKMAP_LDFLAGS="-L$rm_build/.libs -Wl,-rpath,$prefix/lib" RANKMAP_LIBS=-lrankmap)
+# librankmap is found through LIBRARY_PATH (not -L), so no build directory
+# ends up in libmpi's RUNPATH or in its libtool relink command
+link_vars=(RANKMAP_LDFLAGS="-Wl,-rpath,$prefix/lib" RANKMAP_LIBS=-lrankmap)
+LIBRARY_PATH=$rm_build/.libs${LIBRARY_PATH:+:$LIBRARY_PATH}
+export LIBRARY_PATH
 
 # ---- build (once per key) --------------------------------------------------------
 exec 8>"$tree.lock"
@@ -183,12 +188,19 @@ else
       note "applying $(basename "$p")"
       patch -d "$tree" -p1 --forward --quiet <"$p" || die "patch $(basename "$p") does not apply to $pristine"
     done
+    # the patches edit Makefile.am and Makefile.in together: keep the shipped
+    # Makefile.in newer than its sources so make never calls automake-1.15
+    find "$tree" -name Makefile.in -exec touch {} +
     # regenerate the CVAR tables (src/include/mpir_cvars.h, src/util/mpir_cvars.c,
     # README.envvar) with MPICH's own extractor, as autogen.sh would
     sed "s|@abs_srcdir@|$tree/maint|g" "$tree/maint/extractcvars.in" >"$tree/maint/extractcvars.rankmap"
     dirs=$(sed "s|@abs_srcdir@|$tree/maint|g" "$tree/maint/cvardirs.in")
     (cd "$tree" && perl maint/extractcvars.rankmap --dirs="$dirs" >&2) || die "maint/extractcvars failed"
     grep -q MPIR_CVAR_RANKMAP_TOPOLOGY "$tree/src/include/mpir_cvars.h" || die "the RANKMAP CVARs were not extracted"
+    # and the error-message catalogue (src/mpi/errhan/defmsg.h) for **rankmap
+    (cd "$tree" && perl maint/extracterrmsgs -careful=unusederr.txt -skip=src/util/multichannel/mpi.c \
+       $(cat maint/errmsgdirs) >defmsg.rankmap 2>/dev/null) && grep -q '"\*\*rankmap %s"' "$tree/defmsg.rankmap" &&
+      mv "$tree/defmsg.rankmap" "$tree/src/mpi/errhan/defmsg.h" || die "maint/extracterrmsgs failed"
     note "configure ${conf_opts[*]}"
     (cd "$tree" && ./configure "${conf_opts[@]}" >configure.rankmap.log 2>&1) ||
       { tail -30 "$tree/configure.rankmap.log" >&2; die "MPICH configure failed (log: $tree/configure.rankmap.log)"; }
@@ -211,4 +223,7 @@ lib=$destdir$prefix/lib
 ln -sf libmpi.so.12 "$lib/libmpich.so.12"
 [ -e "$lib/libmpich.so" ] || ln -sf libmpi.so "$lib/libmpich.so"
 [ -f "$destdir$prefix/include/mpix_rankmap.h" ] || die "mpix_rankmap.h was not installed"
+# a staged install records its build tree (the MPI tests compile MPICH's own
+# test/mpi/topo from it); the record sits outside $prefix, so it is not installed
+[ -z "$destdir" ] || echo "$tree" >"$destdir/mpich-tree"
 note "patched MPICH installed in $destdir$prefix (build tree $tree)"
