@@ -26,21 +26,7 @@ static int nd, dims[MAXD];
 
 static int grid_neighbours(int v, int *out)
 {
-    int c[MAXD], k = 0;
-    for (int d = nd - 1, r = v; d >= 0; d--) {
-        c[d] = r % dims[d];
-        r /= dims[d];
-    }
-    for (int d = 0; d < nd; d++)
-        for (int s = -1; s <= 1; s += 2) {
-            int save = c[d], u = 0;
-            c[d] = (c[d] + s + dims[d]) % dims[d];
-            for (int e = 0; e < nd; e++)
-                u = u * dims[e] + c[e];
-            c[d] = save;
-            out[k++] = u;
-        }
-    return k;
+    return grid_neighbours_of(nd, dims, v, out);
 }
 
 /* weighted mode: ring neighbours (weight 100), then chords (weight 1) */

@@ -17,24 +17,9 @@
 
 static int nd, dims[MAXD];
 
-/* periodic grid neighbours of vertex v, minus then plus for each dim */
 static int grid_neighbours(int v, int *out)
 {
-    int c[MAXD], k = 0;
-    for (int d = nd - 1, r = v; d >= 0; d--) {
-        c[d] = r % dims[d];
-        r /= dims[d];
-    }
-    for (int d = 0; d < nd; d++)
-        for (int s = -1; s <= 1; s += 2) {
-            int save = c[d], u = 0;
-            c[d] = (c[d] + s + dims[d]) % dims[d];
-            for (int e = 0; e < nd; e++)
-                u = u * dims[e] + c[e];
-            c[d] = save;
-            out[k++] = u;
-        }
-    return k;
+    return grid_neighbours_of(nd, dims, v, out);
 }
 
 int main(int argc, char **argv)

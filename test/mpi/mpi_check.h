@@ -72,4 +72,26 @@ static inline int parse_dims(const char *s, int *dims, int max)
     return n;
 }
 
+
+/* Periodic neighbours of vertex v of an nd-dimensional grid (row-major,
+ * last dimension fastest), minus then plus for each dimension; returns 2*nd. */
+static inline int grid_neighbours_of(int nd, const int *dims, int v, int *out)
+{
+    int c[16], k = 0;
+    for (int d = nd - 1, r = v; d >= 0; d--) {
+        c[d] = r % dims[d];
+        r /= dims[d];
+    }
+    for (int d = 0; d < nd; d++)
+        for (int s = -1; s <= 1; s += 2) {
+            int save = c[d], u = 0;
+            c[d] = (c[d] + s + dims[d]) % dims[d];
+            for (int e = 0; e < nd; e++)
+                u = u * dims[e] + c[e];
+            c[d] = save;
+            out[k++] = u;
+        }
+    return k;
+}
+
 #endif
