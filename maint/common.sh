@@ -4,8 +4,8 @@ set -euo pipefail
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$src"
 bash maint/deps.sh
-if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt Makefile.in ] \
-   || [ maint/mpich.mk -nt Makefile.in ] || [ src/coll/coll.mk -nt Makefile.in ]; then
+if [ ! -x configure ] || [ ! -f Makefile.in ] || [ configure.ac -nt configure ] \
+   || [ -n "$(find . -path ./_build -prune -o \( -name '*.mk' -o -name 'Makefile.am' -o -name '*.m4' \) -newer Makefile.in -print | head -1)" ]; then
   autoreconf -fi >/dev/null
 fi
 

@@ -8,6 +8,10 @@ pkgs=(
   libgtest-dev libmetis-dev libscotch-dev
   mpich libmpich-dev libhwloc-dev libnuma-dev hwloc
   python3 dpkg-dev
+  openmpi-bin libopenmpi-dev          # the PMPI plugin is also built and tested against Open MPI
+  libsimgrid-dev                      # SMPI: smpicc/smpirun, the simulated torus (bench, tests)
+  python3-matplotlib                  # rankmap plot, benchmark plots
+  clang libclang-rt-14-dev            # libFuzzer targets for the parsers
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -9,9 +9,10 @@ build=${1:?usage: maint/dev-build.sh BUILD_DIR [configure args...]}
 shift
 (
   flock 9
-  if [ ! -x "$src/configure" ] || [ "$src/configure.ac" -nt "$src/configure" ] \
-     || [ "$src/Makefile.am" -nt "$src/Makefile.in" ] || [ "$src/maint/mpich.mk" -nt "$src/Makefile.in" ] || [ "$src/src/coll/coll.mk" -nt "$src/Makefile.in" ]; then
-    (cd "$src" && autoreconf -fi >/dev/null)
+  cd "$src"
+  if [ ! -x configure ] || [ ! -f Makefile.in ] || [ configure.ac -nt configure ] \
+     || [ -n "$(find . -path ./_build -prune -o \( -name '*.mk' -o -name 'Makefile.am' -o -name '*.m4' \) -newer Makefile.in -print | head -1)" ]; then
+    autoreconf -fi >/dev/null
   fi
 ) 9>"$src/.autoreconf.lock"
 mkdir -p "$build"

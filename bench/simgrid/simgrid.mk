@@ -1,0 +1,1 @@
+# bench/simgrid/simgrid.mk -- included from the top Makefile.am.

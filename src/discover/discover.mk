@@ -1,0 +1,1 @@
+# src/discover/discover.mk -- included from the top Makefile.am.

@@ -1,0 +1,1 @@
+# src/map/hier.mk -- included from the top Makefile.am.

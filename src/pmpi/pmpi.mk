@@ -1,0 +1,1 @@
+# src/pmpi/pmpi.mk -- included from the top Makefile.am.

@@ -1,0 +1,1 @@
+# src/profile/profile.mk -- included from the top Makefile.am.
