@@ -74,6 +74,46 @@ int rankmap_topology_distance(rankmap_topology_t topo, int a, int b, double *d);
 int rankmap_order_placement(rankmap_topology_t topo, const char *order,
                             int ntasks, int *node_of_task);
 
+/* ---- machine discovery ----------------------------------------------------
+ * Build the machine hierarchy of a job without a declared topology: a tree
+ * topology ("tree:...:cost=...[:slots=K]") whose tier 0 is the node and whose
+ * further tiers are those hwloc finds inside a node that branch, nest and are
+ * uniform (package, NUMA node, shared L3, shared L2, core), and place[p] = the
+ * leaf of process p (nprocs entries).
+ *   node_of_proc[p]: node index of process p, 0..nnodes-1 with every index
+ *     used (e.g. from host names; identical on all ranks); may be NULL when
+ *     the settings declare node_size.
+ *   settings: NULL/"" or ';'-separated key=value entries:
+ *     node_size=K   K consecutive processes per node (overrides node_of_proc;
+ *                   the one-machine stand-in for a cluster)
+ *     tiers=LIST    candidate tiers inside a node, from package,numa,l3,l2,core
+ *                   (default all), or none (node tier only)
+ *     cost=C0,C1..  one cost per resulting tier, node first; or named
+ *                   overrides cost=node:100,package:10,numa:5,l3:2,l2:1.5,core:1
+ *                   (these values are the defaults; NUMA distances from libnuma
+ *                   or hwloc, where reported, set package/numa to 2+8(r-1), r
+ *                   = remote/local distance ratio)
+ *     hwloc=synthetic:DESC | hwloc=xml:PATH | hwloc=system   the machine
+ *                   probed (default system, which honours HWLOC_XMLFILE and
+ *                   HWLOC_SYNTHETIC), e.g. hwloc=synthetic:pack:2 numa:2 core:4 pu:1
+ *     distances=on|off   NUMA distances scale the costs (default on)
+ *     single_node=auto|tiers|flat   all processes on one node: auto (default)
+ *                   keeps the inner tiers only if a package or NUMA tier
+ *                   branches, flat gives one leaf (every order costs the same)
+ *     verbose=0|1   1: one line on stderr with the result and its sources
+ *   Processes of a node, in increasing p, occupy its cores in hwloc logical
+ *   order, round robin if there are more processes than cores (local rank i
+ *   on core i mod ncores); slots = most processes on one leaf.  With fewer
+ *   processes than cores the tree is trimmed to the occupied cores when they
+ *   form a whole subtree.  The inside of every node is that of the calling
+ *   machine: the result depends only on the arguments and that machine, so
+ *   ranks of a job on identical nodes agree (on heterogeneous nodes let one
+ *   rank discover and broadcast).  On failure nothing is written and
+ *   rankmap_last_error() names the bad setting or argument.
+ * Free *topo with rankmap_topology_free().                                 */
+int rankmap_discover(int nprocs, const int *node_of_proc, const char *settings,
+                     rankmap_topology_t *topo, int *place);
+
 /* Read a BG/L-style mapfile: line r holds the coordinates of rank r
  * ("x y z [t]").  Checks range, duplicates and count.                      */
 int rankmap_mapfile_read(rankmap_topology_t topo, const char *path,
@@ -102,7 +142,8 @@ int rankmap_graph_ntasks(rankmap_graph_t graph, int *ntasks);
 typedef struct rankmap_options {
     const char *algorithm; /* "auto" (default when NULL), "identity", "random",
                               "greedy", "anneal", "dc-anneal", "kl",
-                              "cart", "scotch" if built with Scotch, ...     */
+                              "cart", "hier" (tree machines), "scotch" if built
+                              with Scotch, ...                         */
     uint64_t seed;         /* same seed, same mapping                       */
     double time_limit;     /* seconds for the whole call, <= 0: default     */
     int verbose;           /* 0 quiet, 1 summary on stderr, 2 progress      */
@@ -111,6 +152,11 @@ typedef struct rankmap_options {
     int cart_ndims;
     int cart_dims[RANKMAP_MAX_DIMS];
     int cart_periods[RANKMAP_MAX_DIMS];
+    /* Mapping cache ("wisdom") directory: a result is stored under a key of
+     * graph + topology + these options + library version and reused by the
+     * next call with the same key.  NULL (default): the environment variable
+     * RANKMAP_WISDOM names it (unset or empty: no cache); "": no cache.     */
+    const char *cache_dir;
 } rankmap_options;
 
 /* Fill with the defaults (auto, seed 1, time limit 0 = default budget).   */
@@ -135,6 +181,28 @@ int rankmap_map(rankmap_topology_t topo, rankmap_graph_t graph,
 /* Evaluate an existing placement (checks it is valid).                    */
 int rankmap_evaluate(rankmap_topology_t topo, rankmap_graph_t graph,
                      const int *node_of_task, rankmap_report *report);
+
+/* ---- communication profiles (issue 5) --------------------------------------
+ * A profile is the text file "rankmap-profile 1" that librankmap-profile.so
+ * writes at MPI_Finalize (pair SRC DST COUNT BYTES lines and a message-size
+ * histogram).  rankmap_graph_read(path, "profile", &g) -- or format NULL /
+ * "auto" on a ".prof" file -- reads it with the automatic weight choice.
+ * Weights follow seed 002: message count for latency-bound applications,
+ * bytes for bandwidth-bound ones, decided by the median message size
+ * against a threshold (default RANKMAP_DEFAULT_THRESHOLD bytes).          */
+typedef enum rankmap_weights {
+    RANKMAP_WEIGHTS_AUTO = 0,  /* median message size vs threshold           */
+    RANKMAP_WEIGHTS_COUNT = 1, /* C(i,j) = messages from i to j             */
+    RANKMAP_WEIGHTS_VOLUME = 2 /* C(i,j) = bytes from i to j                */
+} rankmap_weights;
+#define RANKMAP_DEFAULT_THRESHOLD 16384.0
+
+/* Read a profile with the given weights; threshold <= 0 means the default.
+ * chosen (COUNT or VOLUME) and median_bytes may be NULL.  Errors name the
+ * file and line.                                                          */
+int rankmap_profile_read(const char *path, rankmap_weights weights,
+                         double threshold, rankmap_graph_t *graph,
+                         rankmap_weights *chosen, double *median_bytes);
 
 #ifdef __cplusplus
 }

@@ -59,6 +59,7 @@ case $prefix in /*) ;; *) die "--prefix must be absolute: $prefix" ;; esac
 rm_build=$(cd "$rm_build" && pwd) || die "--rankmap-build $rm_build: no such directory"
 rm_src=$(cd "$rm_src" && pwd) || die "--rankmap-src $rm_src: no such directory"
 [ -f "$rm_src/include/rankmap.h" ] || die "$rm_src/include/rankmap.h not found (--rankmap-src)"
+[ -f "$rm_src/src/coll/torus_bcast.h" ] || die "$rm_src/src/coll/torus_bcast.h not found (--rankmap-src)"
 ls "$rm_build"/.libs/librankmap.so* >/dev/null 2>&1 ||
   die "$rm_build/.libs/librankmap.so not found: build librankmap first (make librankmap.la)"
 mkdir -p "$cache" || die "cannot create the cache directory $cache (set RANKMAP_CACHE_DIR)"
@@ -70,6 +71,7 @@ command -v gcc >/dev/null || missing+=(gcc)
 command -v g++ >/dev/null || missing+=(g++)
 command -v make >/dev/null || missing+=(make)
 command -v perl >/dev/null || missing+=(perl)
+command -v python3 >/dev/null || missing+=(python3)
 command -v patch >/dev/null || missing+=(patch)
 command -v flock >/dev/null || missing+=(util-linux)
 [ -f /usr/include/hwloc.h ] || missing+=(libhwloc-dev)
@@ -164,7 +166,7 @@ key=$( {
   echo "$source_id"
   printf '%s\n' "${conf_opts[@]}"
   for p in "${patches[@]}"; do basename "$p"; cat "$p"; done
-  cat "$rm_src/include/rankmap.h"
+  cat "$rm_src/include/rankmap.h" "$rm_src/src/coll/torus_bcast.h"
 } | sha256sum | cut -c1-16)
 tree=$cache/mpich-$key
 # librankmap is found through LIBRARY_PATH (not -L), so no build directory
@@ -184,6 +186,8 @@ else
     note "copying $pristine to $tree"
     cp -a "$pristine" "$tree.tmp.$$" && mv "$tree.tmp.$$" "$tree" || die "cannot copy the MPICH source"
     cp "$rm_src/include/rankmap.h" "$tree/src/include/rankmap.h"
+    # the torus broadcast schedule's C API (librankmap), for patch 0005
+    cp "$rm_src/src/coll/torus_bcast.h" "$tree/src/include/torus_bcast.h"
     for p in "${patches[@]}"; do
       note "applying $(basename "$p")"
       patch -d "$tree" -p1 --forward --quiet <"$p" || die "patch $(basename "$p") does not apply to $pristine"
@@ -191,6 +195,9 @@ else
     # the patches edit Makefile.am and Makefile.in together: keep the shipped
     # Makefile.in newer than its sources so make never calls automake-1.15
     find "$tree" -name Makefile.in -exec touch {} +
+    # regenerate the collective dispatch (src/mpi/coll/mpir_coll.c, coll_algos.h)
+    # from coll_algorithms.txt with MPICH's own generator, as autogen.sh would
+    (cd "$tree" && python3 maint/gen_coll.py >&2) || die "maint/gen_coll.py failed"
     # regenerate the CVAR tables (src/include/mpir_cvars.h, src/util/mpir_cvars.c,
     # README.envvar) with MPICH's own extractor, as autogen.sh would
     sed "s|@abs_srcdir@|$tree/maint|g" "$tree/maint/extractcvars.in" >"$tree/maint/extractcvars.rankmap"

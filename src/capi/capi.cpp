@@ -1,5 +1,6 @@
 // capi.cpp -- the C boundary (include/rankmap.h): opaque handles, status
 // codes plus a thread-local message; no exception crosses it.
+#include <cstdio>
 #include <cstring>
 #include <new>
 #include <string>
@@ -8,7 +9,10 @@
 #include "common/timer.hpp"
 #include "cost/cost.hpp"
 #include "graph/graph.hpp"
+#include "capi/capi.hpp"
 #include "map/mapper.hpp"
+#include "profile/cache.hpp"
+#include "profile/profile.hpp"
 #include "rankmap.h"
 #include "topology/mapfile.hpp"
 #include "topology/topology.hpp"
@@ -21,40 +25,18 @@ struct rankmap_graph_s {
 };
 
 namespace {
-
 thread_local std::string g_last_error;
+} // namespace
 
-int fail(int code, const std::string &msg) {
+int rankmap::capi::fail(int code, const std::string &msg) {
     g_last_error = msg;
     return code;
 }
 
-int status_of(rankmap::ErrorKind k) {
-    switch (k) {
-    case rankmap::ErrorKind::Invalid: return RANKMAP_ERR_INVALID;
-    case rankmap::ErrorKind::Io: return RANKMAP_ERR_IO;
-    case rankmap::ErrorKind::TooSmall: return RANKMAP_ERR_TOO_SMALL;
-    case rankmap::ErrorKind::Timeout: return RANKMAP_ERR_TIMEOUT;
-    case rankmap::ErrorKind::Internal: return RANKMAP_ERR_INTERNAL;
-    }
-    return RANKMAP_ERR_INTERNAL;
-}
-
-// Run f, translating every exception into a status code.
-template <class F> int guarded(F &&f) {
-    try {
-        f();
-        return RANKMAP_OK;
-    } catch (const rankmap::Error &e) {
-        return fail(status_of(e.kind()), e.what());
-    } catch (const std::bad_alloc &) {
-        return fail(RANKMAP_ERR_NOMEM, "out of memory");
-    } catch (const std::exception &e) {
-        return fail(RANKMAP_ERR_INTERNAL, std::string("internal error: ") + e.what());
-    } catch (...) {
-        return fail(RANKMAP_ERR_INTERNAL, "internal error: unknown exception");
-    }
-}
+namespace {
+using rankmap::capi::fail;
+using rankmap::capi::guarded;
+using rankmap::capi::status_of;
 
 #define CHECK_ARG(cond, what) \
     do { \
@@ -174,7 +156,16 @@ int rankmap_graph_read(const char *path, const char *format, rankmap_graph_t *gr
     CHECK_ARG(path && graph, "NULL argument");
     return guarded([&] {
         auto h = std::make_unique<rankmap_graph_s>();
-        h->g = rankmap::read_graph(path, format ? format : "auto");
+        const std::string f = format ? format : "auto";
+        const std::string p = path;
+        const bool is_prof = f == "profile" || ((f.empty() || f == "auto") && p.size() > 5 &&
+                                                p.compare(p.size() - 5, 5, ".prof") == 0);
+        if (is_prof) {
+            auto prof = rankmap::read_profile(p);
+            h->g = rankmap::profile_graph(prof, rankmap::choose_weights(prof, rankmap::WeightKind::Auto).kind);
+        } else {
+            h->g = rankmap::read_graph(p, f);
+        }
         *graph = h.release();
     });
 }
@@ -202,6 +193,7 @@ void rankmap_options_init(rankmap_options *opts) {
     std::memset(opts, 0, sizeof(*opts));
     opts->algorithm = "auto";
     opts->seed = 1;
+    opts->cache_dir = nullptr;  // RANKMAP_WISDOM
 }
 
 namespace {
@@ -225,7 +217,6 @@ int rankmap_map(rankmap_topology_t topo, rankmap_graph_t graph, const rankmap_op
         rankmap_options defaults;
         rankmap_options_init(&defaults);
         const rankmap_options &o = opts ? *opts : defaults;
-        rankmap::Deadline clock(0);
         const auto &g = graph->g;
         const auto &t = *topo->t;
         auto alg = rankmap::parse_algorithm(o.algorithm ? o.algorithm : "auto");
@@ -248,14 +239,13 @@ int rankmap_map(rankmap_topology_t topo, rankmap_graph_t graph, const rankmap_op
                                      std::to_string(g.n()) + " tasks");
             grid = cg;
         }
-        auto data = rankmap::prepare(g, t);
-        rankmap::Problem p{g, data.sym, t, data.cap, data.f_min, grid, mo, rankmap::Deadline(mo.time_limit), nullptr, {}};
-        auto place = rankmap::run_mapper(alg, p);
-        double secs = clock.elapsed();
-        if (mo.time_limit > 0 && secs > 1.5 * mo.time_limit + 0.5)
-            throw rankmap::Error("mapper '" + std::string(rankmap::algorithm_name(alg)) + "' overran its time limit",
-                                 rankmap::ErrorKind::Timeout);
-        if (report) fill_report(report, rankmap::evaluate(g, t, place, data.f_min), secs, rankmap::algorithm_name(alg));
+        const std::string dir = o.cache_dir ? o.cache_dir : rankmap::cache_dir_from_env();
+        auto warn = [](const std::string &m) { std::fprintf(stderr, "rankmap: warning: %s\n", m.c_str()); };
+        auto r = rankmap::map_with_cache(g, t, alg, mo, grid, dir, nullptr, nullptr, warn);
+        const auto &place = r.entry.place;
+        if (report) fill_report(report, r.entry.report, r.seconds, r.entry.algorithm.c_str());
+        if (o.verbose > 0 && r.hit)
+            std::fprintf(stderr, "rankmap: wisdom hit %s (%.3f ms)\n", r.path.c_str(), 1e3 * r.seconds);
         std::memcpy(node_of_task, place.data(), sizeof(int) * place.size());
     });
 }
@@ -266,6 +256,26 @@ int rankmap_evaluate(rankmap_topology_t topo, rankmap_graph_t graph, const int *
         std::vector<int> place(node_of_task, node_of_task + graph->g.n());
         auto c = rankmap::evaluate(graph->g, *topo->t, place);
         fill_report(report, c, 0, "evaluate");
+    });
+}
+
+int rankmap_profile_read(const char *path, rankmap_weights weights, double threshold, rankmap_graph_t *graph,
+                         rankmap_weights *chosen, double *median_bytes) {
+    CHECK_ARG(path && graph, "NULL argument");
+    CHECK_ARG(weights == RANKMAP_WEIGHTS_AUTO || weights == RANKMAP_WEIGHTS_COUNT || weights == RANKMAP_WEIGHTS_VOLUME,
+              "weights must be RANKMAP_WEIGHTS_AUTO, _COUNT or _VOLUME");
+    CHECK_ARG(threshold == threshold, "threshold is not a number");
+    return guarded([&] {
+        auto prof = rankmap::read_profile(path);
+        const auto want = weights == RANKMAP_WEIGHTS_COUNT    ? rankmap::WeightKind::Count
+                          : weights == RANKMAP_WEIGHTS_VOLUME ? rankmap::WeightKind::Volume
+                                                              : rankmap::WeightKind::Auto;
+        auto c = rankmap::choose_weights(prof, want, threshold);
+        auto h = std::make_unique<rankmap_graph_s>();
+        h->g = rankmap::profile_graph(prof, c.kind);
+        if (chosen) *chosen = c.kind == rankmap::WeightKind::Volume ? RANKMAP_WEIGHTS_VOLUME : RANKMAP_WEIGHTS_COUNT;
+        if (median_bytes) *median_bytes = c.median_bytes;
+        *graph = h.release();
     });
 }
 

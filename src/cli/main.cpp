@@ -1,14 +1,18 @@
 // main.cpp -- the `rankmap` command line:
-//   rankmap map  --topology T --graph G [--algorithm A] [--seed S] [--time-limit SEC]
-//                [--out MAPFILE] [--json] [--format F] [--order XYZT] [--cart DIMS[:PERIODS]]
-//                [--strategy S] [--trace FILE] [-v]
-//   rankmap eval --topology T --graph G --mapping MAPFILE [--json] [--format F]
+//   rankmap map  --topology T (--graph G | --profile P [--weights W] [--threshold B])
+//                [--algorithm A] [--seed S] [--time-limit SEC] [--out MAPFILE] [--json]
+//                [--format F] [--order XYZT] [--cart DIMS[:PERIODS]] [--strategy S]
+//                [--trace FILE] [--cache DIR | --no-cache] [-v]
+//   rankmap eval --topology T (--graph G | --profile P ...) --mapping MAPFILE [--json] [--format F]
 //   rankmap gen  WORKLOAD --topology T [--tasks N] [--seed S] [--scramble] --out G
+//   rankmap plot matrix|placement|convergence ...   (python3 + matplotlib script)
 // Exit status: 0 success, 1 error (message on stderr naming the file, line
 // or setting), 2 usage error.
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <map>
@@ -21,6 +25,8 @@
 #include "cost/cost.hpp"
 #include "graph/graph.hpp"
 #include "map/mapper.hpp"
+#include "profile/cache.hpp"
+#include "profile/profile.hpp"
 #include "topology/mapfile.hpp"
 #include "topology/topology.hpp"
 #include "workload/workload.hpp"
@@ -31,12 +37,16 @@ namespace {
 
 const char *kUsage =
     "usage:\n"
-    "  rankmap map  --topology T --graph G [--algorithm A] [--seed S] [--time-limit SEC]\n"
-    "               [--out MAPFILE] [--json] [--format edges|metis|matrix] [--order XYZT]\n"
-    "               [--cart DIMS[:PERIODS]] [--strategy default|quality|speed] [--trace FILE] [-v]\n"
-    "  rankmap eval --topology T --graph G --mapping MAPFILE [--json] [--format F]\n"
+    "  rankmap map  --topology T (--graph G | --profile P) [--algorithm A] [--seed S]\n"
+    "               [--time-limit SEC] [--out MAPFILE] [--json] [--format edges|metis|matrix]\n"
+    "               [--order XYZT] [--cart DIMS[:PERIODS]] [--strategy default|quality|speed]\n"
+    "               [--trace FILE] [--cache DIR | --no-cache] [-v]\n"
+    "               profiles: [--weights auto|count|volume] [--threshold BYTES] (default 16384)\n"
+    "               cache: --cache DIR or $RANKMAP_WISDOM (unset: no cache)\n"
+    "  rankmap eval --topology T (--graph G | --profile P) --mapping MAPFILE [--json] [--format F]\n"
     "  rankmap gen  WORKLOAD --topology T [--tasks N] [--seed S] [--scramble] --out G\n"
     "               (WORKLOAD: cubic1, cubic2, sage, umt)\n"
+    "  rankmap plot matrix|placement|convergence ... (rankmap plot --help)\n"
     "  rankmap --help | --version\n"
     "topologies: torus:8x8x8  mesh:8x4x4  torus:8x8x8x2:local=0.5  tree:4x2x8:cost=100,10,1\n"
     "            file:PATH    options :metric=hops|dim|euclid  :slots=K (tasks per node)\n"
@@ -61,7 +71,7 @@ struct Args {
 };
 
 Args parse_args(int argc, char **argv) {
-    static const char *flags[] = {"json", "scramble", "v", "verbose", "help"};
+    static const char *flags[] = {"json", "scramble", "v", "verbose", "help", "no-cache"};
     Args a;
     if (argc < 2) throw UsageError("no command");
     a.command = argv[1];
@@ -115,14 +125,21 @@ std::string json_escape(const std::string &s) {
     return o;
 }
 
+// Extra report lines: (key, value, JSON value already quoted or numeric).
+struct Extra {
+    std::string key, text, json;
+};
+
 void print_report(const std::string &alg, const Graph &g, const Topology &topo, const CostReport &r, double secs,
-                  bool json) {
+                  bool json, const std::vector<Extra> &extras = {}) {
     if (json) {
         std::printf("{\"algorithm\": \"%s\", \"n\": %d, \"nodes\": %d, \"topology\": \"%s\", \"F\": %.17g, "
                     "\"F_min\": %.17g, \"ratio\": %.6f, \"avg_dilation\": %.6f, \"max_link_load\": %.17g, "
-                    "\"seconds\": %.6f}\n",
+                    "\"seconds\": %.6f",
                     json_escape(alg).c_str(), g.n(), topo.size(), json_escape(topo.describe()).c_str(), r.F, r.F_min,
                     r.ratio, r.avg_dilation, r.max_link_load, secs);
+        for (auto &x : extras) std::printf(", \"%s\": %s", x.key.c_str(), x.json.c_str());
+        std::printf("}\n");
     } else {
         std::printf("algorithm      %s\n", alg.c_str());
         std::printf("tasks          %d on %s (%d nodes)\n", g.n(), topo.describe().c_str(), topo.size());
@@ -132,7 +149,38 @@ void print_report(const std::string &alg, const Graph &g, const Topology &topo, 
         std::printf("avg dilation   %.4f hops\n", r.avg_dilation);
         std::printf("max link load  %.6g\n", r.max_link_load);
         std::printf("seconds        %.3f\n", secs);
+        for (auto &x : extras)
+            if (!x.text.empty()) std::printf("%-14s %s\n", x.key.c_str(), x.text.c_str());
     }
+}
+
+std::string quoted(const std::string &s) { return "\"" + json_escape(s) + "\""; }
+
+// The communication graph of `map`/`eval`: --graph G, or --profile P with
+// the weight choice of seed 002 (reported in `extras`).
+Graph load_graph(const Args &a, std::vector<Extra> &extras) {
+    if (a.has("profile") == a.has("graph")) throw UsageError("'" + a.command + "' needs --graph G or --profile P (one)");
+    if (a.has("graph")) {
+        if (a.has("weights") || a.has("threshold")) throw UsageError("--weights and --threshold go with --profile");
+        return read_graph(a.get("graph"), a.get("format", "auto"));
+    }
+    const WeightKind want = parse_weight_kind(a.get("weights", "auto"));
+    double threshold = 0;
+    if (a.has("threshold")) {
+        if (!parse_double(a.get("threshold"), threshold) || threshold <= 0)
+            throw UsageError("--threshold '" + a.get("threshold") + "' must be a number of bytes > 0");
+    }
+    Profile prof = read_profile(a.get("profile"));
+    WeightChoice c = choose_weights(prof, want, threshold);
+    char num[64];
+    std::snprintf(num, sizeof num, "%.17g", c.median_bytes);
+    extras.push_back({"weights", std::string(weight_kind_name(c.kind)) + ": " + c.reason,
+                      quoted(weight_kind_name(c.kind))});
+    extras.push_back({"median_bytes", "", num});  // JSON only: the text line above says it
+    std::snprintf(num, sizeof num, "%.17g", c.threshold);
+    extras.push_back({"threshold", "", num});
+    extras.push_back({"weights_reason", "", quoted(c.reason)});
+    return profile_graph(prof, c.kind);
 }
 
 std::optional<CartGrid> parse_cart(const std::string &s) {
@@ -156,7 +204,8 @@ std::optional<CartGrid> parse_cart(const std::string &s) {
 
 int cmd_map(const Args &a) {
     auto topo = parse_topology(a.need("topology"));
-    Graph g = read_graph(a.need("graph"), a.get("format", "auto"));
+    std::vector<Extra> extras;
+    Graph g = load_graph(a, extras);
     Algorithm alg = parse_algorithm(a.get("algorithm", "auto"));
     Options o;
     o.seed = static_cast<uint64_t>(int_opt(a, "seed", 1, 0, (1LL << 62)));
@@ -170,22 +219,23 @@ int cmd_map(const Args &a) {
         int64_t n = 1;
         for (int d : grid->dims) n *= d;
         if (n != g.n())
-            throw Error("--cart " + a.get("cart") + " has " + std::to_string(n) + " tasks but graph '" + a.get("graph") +
-                        "' has " + std::to_string(g.n()));
+            throw Error("--cart " + a.get("cart") + " has " + std::to_string(n) + " tasks but the graph has " +
+                        std::to_string(g.n()));
     }
-    Deadline clock(0);
-    ProblemData d = prepare(g, *topo);
+    if (a.has("cache") && a.has("no-cache")) throw UsageError("--cache and --no-cache exclude each other");
+    if (a.has("cache") && a.get("cache").empty()) throw UsageError("--cache needs a directory");
+    const std::string cache_dir = a.has("no-cache") ? "" : a.has("cache") ? a.get("cache") : cache_dir_from_env();
     std::vector<TracePoint> trace;
     const bool show = o.verbose > 0 || isatty(2);
-    Problem p{g, d.sym, *topo, d.cap, d.f_min, grid, o, Deadline(o.time_limit), a.has("trace") ? &trace : nullptr, {}};
-    if (show) p.progress = [](const std::string &m) { std::fprintf(stderr, "rankmap: %s\n", m.c_str()); };
+    std::function<void(const std::string &)> progress;
+    if (show) progress = [](const std::string &m) { std::fprintf(stderr, "rankmap: %s\n", m.c_str()); };
     if (show)
         std::fprintf(stderr, "rankmap: mapping %d tasks onto %s with '%s'...\n", g.n(), topo->describe().c_str(),
                      algorithm_name(alg));
-    std::vector<int> place = run_mapper(alg, p);
-    double secs = clock.elapsed();
-    CostReport r = evaluate(g, *topo, place, d.f_min);
-    if (a.has("out")) write_mapfile(*topo, a.get("out"), place);
+    auto warn = [](const std::string &m) { std::fprintf(stderr, "rankmap: warning: %s\n", m.c_str()); };
+    CachedMapping m = map_with_cache(g, *topo, alg, o, grid, cache_dir, a.has("trace") ? &trace : nullptr,
+                                     progress, warn);
+    if (a.has("out")) write_mapfile(*topo, a.get("out"), m.entry.place);
     if (a.has("trace")) {
         std::FILE *f = std::fopen(a.get("trace").c_str(), "w");
         if (!f) throw Error("trace file '" + a.get("trace") + "': cannot open for writing", ErrorKind::Io);
@@ -193,18 +243,71 @@ int cmd_map(const Args &a) {
         for (auto &t : trace) std::fprintf(f, "%d %.9g %.9g %.6f\n", t.step, t.beta, t.ratio, t.acceptance);
         std::fclose(f);
     }
-    print_report(algorithm_name(alg), g, *topo, r, secs, a.has("json"));
+    if (cache_dir.empty()) {
+        extras.push_back({"cache", "off", quoted("off")});
+    } else {
+        char ms[64];
+        std::snprintf(ms, sizeof ms, "%.3f ms", 1e3 * m.seconds);
+        extras.push_back({"cache", m.hit ? "hit " + m.path + " (" + ms + ", first mapped by '" + m.entry.algorithm + "')"
+                                         : "miss, stored " + m.path,
+                          quoted(m.hit ? "hit" : "miss")});
+        extras.push_back({"cache_entry", "", quoted(m.path)});
+    }
+    print_report(m.entry.algorithm, g, *topo, m.entry.report, m.seconds, a.has("json"), extras);
     return 0;
 }
 
 int cmd_eval(const Args &a) {
     auto topo = parse_topology(a.need("topology"));
-    Graph g = read_graph(a.need("graph"), a.get("format", "auto"));
+    std::vector<Extra> extras;
+    Graph g = load_graph(a, extras);
     prepare(g, *topo);  // size checks
     std::vector<int> place = read_mapfile(*topo, a.need("mapping"), g.n());
     CostReport r = evaluate(g, *topo, place);
-    print_report("mapfile:" + a.get("mapping"), g, *topo, r, 0.0, a.has("json"));
+    print_report("mapfile:" + a.get("mapping"), g, *topo, r, 0.0, a.has("json"), extras);
     return 0;
+}
+
+// `rankmap plot ...` runs the matplotlib script installed beside the
+// binary's libexec directory (RANKMAP_PLOT overrides, for the build tree).
+int cmd_plot(int argc, char **argv) {
+    // Where the script is: $RANKMAP_PLOT, the installed copy, one beside the
+    // binary, the source tree's (build trees).
+    std::vector<std::string> candidates;
+    if (const char *e = std::getenv("RANKMAP_PLOT")) candidates.push_back(e);
+#ifdef RANKMAP_PLOT_SCRIPT
+    candidates.push_back(RANKMAP_PLOT_SCRIPT);
+#endif
+    char self[4096];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len > 0) {
+        self[len] = 0;
+        std::string dir(self);
+        dir.resize(dir.rfind('/'));
+        candidates.push_back(dir + "/rankmap-plot.py");
+    }
+#ifdef RANKMAP_PLOT_SRC
+    candidates.push_back(RANKMAP_PLOT_SRC);
+#endif
+    std::string script;
+    for (auto &c : candidates)
+        if (!c.empty() && access(c.c_str(), R_OK) == 0) {
+            script = c;
+            break;
+        }
+    if (script.empty())
+        throw Error("plot script rankmap-plot.py not found (set RANKMAP_PLOT to its path)", ErrorKind::Io);
+    const char *py = std::getenv("RANKMAP_PYTHON");
+    std::string python = py && *py ? py : "/usr/bin/python3";
+    std::vector<std::string> args = {python, script};
+    for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
+    std::vector<char *> av;
+    for (auto &x : args) av.push_back(const_cast<char *>(x.c_str()));
+    av.push_back(nullptr);
+    std::fflush(stdout);
+    execv(python.c_str(), av.data());
+    throw Error("cannot run '" + python + "': " + std::strerror(errno) + " (plots need python3-matplotlib)",
+                ErrorKind::Io);
 }
 
 int cmd_gen(const Args &a) {
@@ -242,6 +345,7 @@ int main(int argc, char **argv) {
             std::puts("rankmap 0.1.0");
             return 0;
         }
+        if (argc >= 2 && !std::strcmp(argv[1], "plot")) return cmd_plot(argc, argv);
         Args a = parse_args(argc, argv);
         if (a.has("help")) {
             std::fputs(kUsage, stdout);

@@ -92,7 +92,9 @@ Graph read_metis(const std::string &path) {
         header = split(line, " \t\r");
     }
     if (header.empty()) throw Error("graph file '" + path + "': empty, no METIS header 'n m [fmt [ncon]]'");
-    if (header.size() > 4) throw Error(where(path, lineno) + "METIS header has more than 4 fields");
+    if (header.size() < 2 || header.size() > 4)
+        throw Error(where(path, lineno) + "METIS header must be 'n m [fmt [ncon]]', found " +
+                    std::to_string(header.size()) + " field(s)");
     long long n, m, fmt = 0, ncon = 1;
     if (!parse_int(header[0], n) || n < 1 || n > kMaxTasks)
         throw Error(where(path, lineno) + "vertex count '" + header[0] + "' is not valid");

@@ -7,7 +7,12 @@
 //      (seed 001 permutations, folds, Gray code ...).  If it reaches F_min
 //      it is optimal and returned at once; otherwise Kernighan-Lin polishes
 //      it and it stays a candidate.
-//   2. General path, always.  Starts: the seed 000 greedy map, the
+//      On a tree topology the node-aware block map (hier_grid.cpp: per-node
+//      boxes of least surface, then per socket ...) is a candidate too.
+//   2. General path.  On a tree topology: the hierarchy mapper's
+//      (hier.cpp: top-down multisection along the tiers and Scotch's tleaf
+//      map as starts, Kernighan-Lin, cold annealing, Kernighan-Lin).  On
+//      every other topology: starts are the seed 000 greedy map, the
 //      recursive co-bisection map (anneal_bisect.cpp) and, when built with
 //      Scotch, Scotch's map.  The best start is annealed hot (seed 000
 //      schedule, one chain over all tasks), the best non-greedy start is
@@ -34,6 +39,7 @@
 
 #include "map/anneal_state.hpp"
 #include "map/grid.hpp"
+#include "map/hier.hpp"
 
 namespace rankmap {
 
@@ -99,6 +105,19 @@ std::vector<int> map_auto(const Problem &p) {
                 check_placement(p.topo, N, place);
                 offer(std::move(place));
                 if (!best.empty() && bestF <= p.f_min + tol) return best;
+                // Trees: the node-aware block map (least inter-node surface).
+                if (as_tree(p.topo)) {
+                    std::string why;
+                    std::vector<int> blocks = tree_grid_blocks(p, p.grid ? *p.grid : rec->grid,
+                                                               p.grid ? nullptr : &rec->task_at, &why);
+                    if (blocks.empty()) {
+                        if (p.progress) p.progress("auto: no node-aware grid blocks (" + why + ")");
+                    } else {
+                        std::vector<int> bp(N, -1);
+                        for (int g = 0; g < N; ++g) bp[p.grid ? g : rec->task_at[g]] = blocks[g];
+                        offer(std::move(bp));
+                    }
+                }
                 if (!best.empty()) {
                     std::vector<int> pol = best;
                     kl_refine(p, pol, dl.share(0.1));
@@ -108,6 +127,14 @@ std::vector<int> map_auto(const Problem &p) {
         } catch (const Error &) {
             // No structured embedding for this grid/topology: general path only.
         }
+    }
+
+    // 2'. Trees: the hierarchy mapper's general path (hier.cpp): top-down
+    //     multisection along the tiers and Scotch's tleaf map as starts,
+    //     Kernighan-Lin, cold annealing, Kernighan-Lin.
+    if (as_tree(p.topo)) {
+        offer(tree_refined_map(p, dl));
+        return best;
     }
 
     // 2. General path.  Starts: the seed 000 greedy map, the recursive

@@ -19,6 +19,7 @@ constexpr NameEntry kNames[] = {
     {Algorithm::Cartesian, "cart"},      {Algorithm::Greedy, "greedy"},
     {Algorithm::Anneal, "anneal"},       {Algorithm::DivideAnneal, "dc-anneal"},
     {Algorithm::KernighanLin, "kl"},     {Algorithm::Scotch, "scotch"},
+    {Algorithm::Hier, "hier"},
 };
 } // namespace
 
@@ -69,6 +70,7 @@ std::vector<int> run_mapper(Algorithm a, const Problem &p) {
     case Algorithm::DivideAnneal: place = map_divide_anneal(p); break;
     case Algorithm::KernighanLin: place = map_kernighan_lin(p); break;
     case Algorithm::Scotch: place = map_scotch(p); break;
+    case Algorithm::Hier: place = map_hier(p); break;
     case Algorithm::Auto: place = map_auto(p); break;
     }
     try {

@@ -31,6 +31,7 @@ enum class Algorithm {
     DivideAnneal, // seed 000 Figure 4 divide-and-conquer annealing
     KernighanLin, // seed 002 pair exchange with incremental gains
     Scotch,       // Scotch's SCOTCH_graphMap (peer, if built with Scotch)
+    Hier,         // tree topologies: multisection along the tiers + refinement
     Auto          // default: combines the above within the time budget
 };
 
@@ -100,6 +101,7 @@ std::vector<int> map_anneal(const Problem &p);
 std::vector<int> map_divide_anneal(const Problem &p);
 std::vector<int> map_kernighan_lin(const Problem &p);
 std::vector<int> map_scotch(const Problem &p);
+std::vector<int> map_hier(const Problem &p);
 std::vector<int> map_auto(const Problem &p);
 
 // Refiners used by the composite mappers: improve `place` in place.

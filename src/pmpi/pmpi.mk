@@ -1,1 +1,66 @@
 # src/pmpi/pmpi.mk -- included from the top Makefile.am.
+# The PMPI reorder plugin and the traffic profiler (issue 5), one shared
+# library per MPI found by configure (m4/rankmap_pmpi.m4), installed into
+# $(libdir) by `make install`:
+#   librankmap-pmpi.so, librankmap-profile.so            Debian MPICH (libmpich.so.12)
+#   librankmap-pmpi-ompi.so, librankmap-profile-ompi.so  Debian Open MPI (libmpi.so.40)
+#   rankmap-pmpi-smpi.o      SimGrid SMPI: one object built with smpicc, linked into
+#                            the program (smpicc builds programs as shared objects)
+# Tests: test/pmpi (CTest, compiles unmodified programs with each MPI's mpicc);
+# overhead benchmark: bench/pmpi/run.sh.
+
+PMPI_REORDER_SOURCES = src/pmpi/reorder.c src/pmpi/table.c src/pmpi/table.h src/pmpi/chain.h \
+	src/pmpi/bcast.c src/coll/bcast_torus_mpi.c src/coll/bcast_torus_mpi.h
+PMPI_PROFILE_SOURCES = src/pmpi/profile.c src/pmpi/chain.h
+EXTRA_DIST += src/pmpi/pmpi.mk test/pmpi bench/pmpi
+
+if HAVE_PMPI_MPICH
+lib_LTLIBRARIES += librankmap-pmpi.la librankmap-profile.la
+librankmap_pmpi_la_SOURCES = $(PMPI_REORDER_SOURCES)
+librankmap_pmpi_la_CPPFLAGS = $(AM_CPPFLAGS) $(PMPI_MPICH_CFLAGS)
+librankmap_pmpi_la_LIBADD = librankmap.la $(PMPI_MPICH_LIBS) -ldl
+librankmap_pmpi_la_LDFLAGS = -avoid-version -R$(libdir)
+librankmap_profile_la_SOURCES = $(PMPI_PROFILE_SOURCES)
+librankmap_profile_la_CPPFLAGS = $(AM_CPPFLAGS) $(PMPI_MPICH_CFLAGS)
+librankmap_profile_la_LIBADD = $(PMPI_MPICH_LIBS) -lpthread -ldl
+librankmap_profile_la_LDFLAGS = -avoid-version
+endif
+
+if HAVE_PMPI_OPENMPI
+lib_LTLIBRARIES += librankmap-pmpi-ompi.la librankmap-profile-ompi.la
+librankmap_pmpi_ompi_la_SOURCES = $(PMPI_REORDER_SOURCES)
+librankmap_pmpi_ompi_la_CPPFLAGS = $(AM_CPPFLAGS) $(PMPI_OPENMPI_CFLAGS)
+librankmap_pmpi_ompi_la_LIBADD = librankmap.la $(PMPI_OPENMPI_LIBS) -ldl
+librankmap_pmpi_ompi_la_LDFLAGS = -avoid-version -R$(libdir)
+librankmap_profile_ompi_la_SOURCES = $(PMPI_PROFILE_SOURCES)
+librankmap_profile_ompi_la_CPPFLAGS = $(AM_CPPFLAGS) $(PMPI_OPENMPI_CFLAGS)
+librankmap_profile_ompi_la_LIBADD = $(PMPI_OPENMPI_LIBS) -lpthread -ldl
+librankmap_profile_ompi_la_LDFLAGS = -avoid-version
+endif
+
+if HAVE_PMPI_SMPI
+# SMPI: the plugin as one relocatable object compiled by smpicc (its
+# -include smpi_helpers.h and headers): `smpicc app.c rankmap-pmpi-smpi.o
+# -lrankmap` puts the wrappers inside the program, where they take
+# precedence over libsimgrid's MPI_ symbols (see test/pmpi/smpi.sh; an
+# archive would not do: smpi.h declares the MPI_ functions weak, and weak
+# references do not pull members out of an archive).  The wrappers call
+# PMPI_ directly (no RTLD_NEXT chaining under smpirun).
+pmpismpidir = $(libdir)
+pmpismpi_DATA = src/pmpi/rankmap-pmpi-smpi.o
+PMPI_SMPI_OBJS = src/pmpi/smpi-reorder.o src/pmpi/smpi-table.o src/pmpi/smpi-bcast.o \
+	src/pmpi/smpi-bcast_torus_mpi.o
+PMPI_SMPI_CC = $(SMPICC) -std=gnu99 -O2 $(WARN_FLAGS) -DRANKMAP_PMPI_NO_CHAIN -DRANKMAP_PMPI_SMPI \
+	$(DEFS) -I$(top_builddir) -I$(top_srcdir)/include -I$(top_srcdir)/src
+src/pmpi/smpi-%.o: $(top_srcdir)/src/pmpi/%.c $(top_srcdir)/src/pmpi/table.h \
+		$(top_srcdir)/src/pmpi/chain.h $(top_srcdir)/include/rankmap.h \
+		$(top_srcdir)/src/coll/torus_bcast.h config.h
+	@$(MKDIR_P) src/pmpi
+	$(AM_V_CC)$(PMPI_SMPI_CC) -c -o $@ $<
+src/pmpi/smpi-bcast_torus_mpi.o: $(top_srcdir)/src/coll/bcast_torus_mpi.c \
+		$(top_srcdir)/src/coll/bcast_torus_mpi.h $(top_srcdir)/src/coll/torus_bcast.h
+	@$(MKDIR_P) src/pmpi
+	$(AM_V_CC)$(PMPI_SMPI_CC) -c -o $@ $<
+src/pmpi/rankmap-pmpi-smpi.o: $(PMPI_SMPI_OBJS)
+	$(AM_V_CCLD)$(LD) -r -o $@ $(PMPI_SMPI_OBJS)
+endif

@@ -27,17 +27,18 @@ namespace {
                 "tree:4x2x8:cost=100,10,1, file:PATH)");
 }
 
-std::vector<int> parse_dims(const std::string &spec, const std::string &text) {
+// `noun`: "dimension" (torus, mesh) or "tier" (tree: the arity of a tier).
+std::vector<int> parse_dims(const std::string &spec, const std::string &text, const std::string &noun) {
     auto parts = split(text, "xX");
-    if (parts.empty()) bad(spec, "no dimensions");
+    if (parts.empty()) bad(spec, "no " + noun + "s");
     if (text.front() == 'x' || text.back() == 'x' || text.find("xx") != std::string::npos)
-        bad(spec, "malformed dimensions '" + text + "'");
+        bad(spec, "malformed " + noun + "s '" + text + "'");
     std::vector<int> dims;
     for (auto &p : parts) {
         long long v;
-        if (!parse_int(p, v)) bad(spec, "dimension '" + p + "' is not a whole number");
-        if (v < 1) bad(spec, "dimension '" + p + "' must be at least 1");
-        if (v > 65535) bad(spec, "dimension '" + p + "' is too large");
+        if (!parse_int(p, v)) bad(spec, noun + " '" + p + "' is not a whole number");
+        if (v < 1) bad(spec, noun + " '" + p + "' must be at least 1");
+        if (v > 65535) bad(spec, noun + " '" + p + "' is too large");
         dims.push_back(static_cast<int>(v));
     }
     return dims;
@@ -74,8 +75,8 @@ std::unique_ptr<Topology> parse_topology(const std::string &spec_in) {
         return finish(std::make_unique<MatrixTopology>(rest));
     }
     auto fields = split(rest, ":");
-    if (fields.empty()) bad(spec, "no dimensions");
-    std::vector<int> dims = parse_dims(spec, fields[0]);
+    if (fields.empty()) bad(spec, kind == "tree" ? "no tiers" : "no dimensions");
+    std::vector<int> dims = parse_dims(spec, fields[0], kind == "tree" ? "tier" : "dimension");
 
     Metric metric = Metric::Hops;
     std::string wrap_text;
@@ -98,6 +99,11 @@ std::unique_ptr<Topology> parse_topology(const std::string &spec_in) {
                 bad(spec, "local cost '" + val + "' must be a number >= 0");
             has_local = true;
         } else if (key == "cost" && kind == "tree") {
+            // split() drops empty fields: reject them here so that
+            // "cost=" or "cost=100,,1" is an error, not a default.
+            if (val.empty() || val.front() == ',' || val.back() == ',' || val.find(",,") != std::string::npos)
+                bad(spec, "tier costs '" + val + "' have an empty entry (expected cost=c1,...,cN, one per tier)");
+            if (!costs.empty()) bad(spec, "cost= given twice");
             for (auto &c : split(val, ",")) {
                 double v;
                 if (!parse_double(c, v) || v < 0) bad(spec, "tier cost '" + c + "' must be a number >= 0");
@@ -137,7 +143,14 @@ std::unique_ptr<Topology> parse_topology(const std::string &spec_in) {
         }
         if (costs.size() != dims.size())
             bad(spec, std::to_string(dims.size()) + " tiers but " + std::to_string(costs.size()) + " costs");
-        return finish(std::make_unique<TreeTopology>(dims, costs));
+        try {
+            return finish(std::make_unique<TreeTopology>(dims, costs));
+        } catch (const Error &e) {
+            // The model's own checks (e.g. too many leaves): name the string.
+            std::string why = e.what();
+            if (why.rfind("topology: ", 0) == 0) why.erase(0, 10);
+            bad(spec, why);
+        }
     }
     bad(spec, "unknown kind '" + kind + "'");
 }

@@ -6,7 +6,9 @@
  * is compared byte for byte with MPI_Bcast of the same data; contiguous and
  * derived (vector, resized struct) datatypes.
  *
- * usage: mpiexec -n 64 bcast_torus [quick]     (exit 0 = pass)
+ * usage: mpiexec -n 64 bcast_torus [quick]     (exit 0 = pass; shapes larger
+ * than the job are skipped, CTest runs -n 16: 4x4, 4x2x2, 3x5, 2x2x2, line,
+ * ring, one rank)
  * quick: three roots per shape (the CTest default: 64 oversubscribed ranks
  * on a small machine are slow); without it every root.
  */
@@ -96,6 +98,9 @@ int main(int argc, char **argv) {
         {"sub-cube 2x2x2", 3, {2, 2, 2}, 0},  {"line 7", 1, {7}, 0},
         {"ring 9", 1, {9}, 1},                {"one rank", 3, {1, 1, 1}, 1},
         {"torus 3x3x3x2x1x1", 6, {3, 3, 3, 2, 1, 1}, 1},
+        /* shapes that fit 16 ranks (CTest runs -n 16) */
+        {"torus 4x4", 2, {4, 4}, 1},          {"mesh 4x2x2", 3, {4, 2, 2}, 0},
+        {"torus 3x5", 2, {3, 5}, 1},
     };
     const size_t sizes[] = {0, 1, 13, 4099, 65543, 1048579, 3u << 20};
     const int nsizes = sizeof sizes / sizeof sizes[0];

@@ -1,0 +1,664 @@
+#!/usr/bin/env python3
+"""run.py -- the seeds' experiments on simulated machines (SimGrid SMPI).
+
+  bench/simgrid/run.py [--quick | --smoke] [--build DIR] [--out DIR] [--jobs N]
+
+Builds the MPI kernels (kernels/*.c) with SimGrid's smpicc, generates the
+platforms (sg_platform.py), the communication graphs (`rankmap gen`) and the
+placements (`rankmap map`, sg_maps), runs every (kernel, platform,
+placement) with smpirun -hostfile (line r = host of rank r) and prints one
+table: kernel | platform | placement | cost F/F_min | max link load |
+simulated communication time | speed-up over rank order | model | seed figure,
+then the issue's targets with PASS/MISS.  Writes DIR/<mode>.csv, .md and
+.png.
+
+  --quick   the fast subset (README main command): SAGE-like and scrambled
+            cubic1 on 8x8x8, the 8x4x4 stencil, the FFT row/column phases,
+            the three-tier 8x4 cluster; a few minutes on a quiet machine.
+  --smoke   CTest smoke test: scrambled cubic1 on a 4x4x2 torus, rank order
+            vs rankmap; exit 1 unless rankmap's time is lower.
+
+SMPI settings: smpi/bw-factor:0:1 and smpi/lat-factor:0:1 (correction
+factors 1), network/crosstraffic:0, smpi/simulate-computation:no (the time
+is network time only), smpi/alltoall:pair (pairwise exchange, MPICH's
+long-message all-to-all).  Platform parameters: see sg_platform.py.
+"""
+import argparse
+import concurrent.futures
+import csv
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.dirname(os.path.dirname(HERE))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, HERE)
+import sg_platform as plat  # noqa: E402
+
+SMPI_CFG = ["--cfg=smpi/bw-factor:0:1", "--cfg=smpi/lat-factor:0:1", "--cfg=network/crosstraffic:0",
+            "--cfg=smpi/simulate-computation:no", "--cfg=smpi/alltoall:pair",
+            "--cfg=smpi/display-timing:no", "--log=root.thres:error"]
+
+# Bytes per unit of graph weight (bandwidth-dominated messages: hundreds of
+# KiB, 1-2 ms on a 154 MB/s link, against 100 ns per hop).
+UNIT = {"cubic1": 65536, "cubic2": 32768, "sage": 64, "umt": 8192}
+FFT_BYTES = 4 << 20        # per task: a 512^3 complex-double volume on 512 tasks (seed 003)
+STENCIL_BYTES = 256 << 10  # per neighbour message of the 16x8 stencil
+
+SEED000_T4 = "seed 000 Table 4 (SAGE 512, BG/L): best map 1.79x less comm. time than rank order"
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def sh(cmd, **kw):
+    p = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if p.returncode != 0:
+        raise RuntimeError(f"command failed ({p.returncode}): {' '.join(cmd)}\n{p.stderr.strip()}")
+    return p.stdout
+
+
+class Tools:
+    def __init__(self, build, work):
+        self.work = work
+        self.rankmap = os.path.join(build, "rankmap")
+        self.sg_maps = os.path.join(build, "bench", "simgrid", "sg_maps")
+        for exe in (self.rankmap, self.sg_maps):
+            if not os.access(exe, os.X_OK):
+                sys.exit(f"run.py: {exe} not found: build rankmap first (make), or pass --build DIR")
+        for t in ("smpicc", "smpirun"):
+            if not shutil.which(t):
+                sys.exit(f"run.py: {t} not found (Debian package libsimgrid-dev)")
+        self.bin = os.path.join(work, "bin")
+        os.makedirs(self.bin, exist_ok=True)
+        self.exe = {}
+
+    def kernel(self, name):
+        if name not in self.exe:
+            out = os.path.join(self.bin, name)
+            sh(["smpicc", "-O2", os.path.join(HERE, "kernels", name + ".c"), "-o", out])
+            self.exe[name] = out
+        return self.exe[name]
+
+    def path(self, *parts):
+        return os.path.join(self.work, *parts)
+
+    def gen(self, workload, topo, out, extra=()):
+        sh([self.rankmap, "gen", workload, "--topology", topo, "--out", out, *extra])
+        return out
+
+    def map(self, topo, graph, out, *args):
+        t = time.time()
+        sh([self.rankmap, "map", "--topology", topo, "--graph", graph, "--out", out, *args])
+        return time.time() - t
+
+    def eval(self, topo, graph, mapfile):
+        d = json.loads(sh([self.rankmap, "eval", "--topology", topo, "--graph", graph, "--mapping", mapfile,
+                           "--json"]))
+        return d["ratio"], d["max_link_load"], d["F"]
+
+
+# ---- graphs and maps written by the driver ---------------------------------
+
+def write_edges(path, n, edges):
+    with open(path, "w") as f:
+        f.write(f"# tasks: {n}\n")
+        for s, d, w in edges:
+            f.write(f"{s} {d} {w:g}\n")
+    return path
+
+
+def read_edges(path):
+    edges = []
+    with open(path) as f:
+        for line in f:
+            line = line.split("#", 1)[0].split()
+            if len(line) >= 2:
+                edges.append((int(line[0]), int(line[1]), float(line[2]) if len(line) > 2 else 1.0))
+    return edges
+
+
+def write_coords(path, coords):
+    with open(path, "w") as f:
+        for c in coords:
+            f.write(" ".join(map(str, c)) + "\n")
+    return path
+
+
+def scramble(tools, name, topo, n, seed):
+    """Cubic graph with labels scrambled by our own permutation: returns the
+    scrambled graph and the ideal map (new label perm[v] on node v)."""
+    plain = tools.gen(name, topo, tools.path(f"{name}-plain.edges"))
+    rng = random.Random(seed)
+    perm = list(range(n))
+    rng.shuffle(perm)
+    edges = [(perm[s], perm[d], w) for s, d, w in read_edges(plain)]
+    g = write_edges(tools.path(f"{name}-scrambled.edges"), n, edges)
+    dims = [int(x) for x in topo.split(":")[1].split("x")]
+    ideal = [None] * n
+    for v in range(n):  # rankmap numbers nodes row-major, last dimension fastest
+        c, r = [], v
+        for e in reversed(dims):
+            c.append(r % e)
+            r //= e
+        ideal[perm[v]] = list(reversed(c))
+    return g, write_coords(tools.path(f"{name}-ideal.map"), ideal)
+
+
+def stencil_edges(nx, ny, msg):
+    e = []
+    for i in range(nx):
+        for j in range(ny):
+            r = i * ny + j
+            for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                if 0 <= i + di < nx and 0 <= j + dj < ny:
+                    e.append((r, (i + di) * ny + j + dj, msg))
+    return e
+
+
+def fft_edges(row, nrows, d):
+    e = []
+    for r in range(row * nrows):
+        q, c = divmod(r, row)
+        for c2 in range(row):
+            if c2 != c:
+                e.append((r, q * row + c2, d / row))
+        for q2 in range(nrows):
+            if q2 != q:
+                e.append((r, q2 * row + c, d / nrows))
+    return e
+
+
+def fft_map_default(row, nrows, dims):
+    # rank order, x fastest (BG/L XYZ): rows are lines along x
+    return [plat.coords_of(r, dims) for r in range(row * nrows)]
+
+
+def fft_map_cube(row, nrows, dims, side):
+    """Seed 003 small-cube map: row q on a side^3 cube displaced over the
+    torus (8-cube: side 2 for 8-task rows; 64-cube: side 4)."""
+    assert side ** 3 == row
+    per = [e // side for e in dims]
+    out = []
+    for r in range(row * nrows):
+        q, c = divmod(r, row)
+        org = plat.coords_of(q, per)
+        off = plat.coords_of(c, [side] * 3)
+        out.append([o * side + f for o, f in zip(org, off)])
+    return out
+
+
+def fft_model(coords, row, nrows, dims, wrap, d, bw):
+    """Seed 003 equations (7), (12), (13), (16): per phase, the largest
+    effective length m_i over the directions and the communicators, and the
+    bisection-bandwidth time max(m_i) * D / (4 B_l) with D the bytes per task.
+    m_i: 0 if the image is one layer in direction i; the length L of the
+    smallest (cyclic, on a torus) interval holding its coordinates if that is
+    below n_i / g_t; else n_i / g_t (g_t = 2 torus, 1 mesh)."""
+    def m_of(group):
+        best = 0.0
+        for i, n in enumerate(dims):
+            xs = sorted({coords[r][i] for r in group})
+            if len(xs) == 1:
+                continue
+            if wrap:
+                gaps = [(xs[(k + 1) % len(xs)] - xs[k]) % n for k in range(len(xs))]
+                span = n - max(gaps) + 1
+                m = min(span, n / 2)
+            else:
+                m = xs[-1] - xs[0] + 1
+            best = max(best, m)
+        return best
+    rows = [[q * row + c for c in range(row)] for q in range(nrows)]
+    cols = [[q * row + c for q in range(nrows)] for c in range(row)]
+    mr = max(m_of(g) for g in rows)
+    mc = max(m_of(g) for g in cols)
+    return mr, mc, mr * d / (4 * bw), mc * d / (4 * bw)
+
+
+# ---- experiment description ---------------------------------------------------
+
+class Case:
+    """One kernel on one platform under several placements."""
+
+    def __init__(self, kernel, platform, kind, spec, topo, graph, argv, seed="", baseline=None):
+        self.kernel, self.platform, self.kind, self.spec = kernel, platform, kind, spec
+        self.topo, self.graph, self.argv, self.seed = topo, graph, argv, seed
+        self.placements = []  # (label, mapfile, extra dict)
+        self.baseline = baseline
+
+    def add(self, label, mapfile, **extra):
+        self.placements.append((label, mapfile, extra))
+
+
+def platform_file(tools, kind, spec):
+    path = tools.path(f"{kind}-{spec.replace(':', '_')}.xml")
+    if not os.path.exists(path):
+        text = {"torus": lambda: plat.torus_xml(plat.dims_of(spec)),
+                "mesh": lambda: plat.mesh_xml(plat.dims_of(spec)),
+                "cluster": lambda: plat.cluster_xml(spec)}[kind]()
+        with open(path, "w") as f:
+            f.write(text)
+    return path
+
+
+def seed000_cases(tools, dims, quick):
+    topo = "torus:" + dims
+    n = plat.prod(plat.dims_of(dims))
+    cases = []
+    workloads = ["sage", "cubic1"] if quick else ["sage", "umt", "cubic1", "cubic2"]
+    seeds = {"sage": SEED000_T4,
+             "umt": "seed 000 Table 2 (UMT2000, cost only): SA map 1.68x lower F than rank order at 256 tasks",
+             "cubic1": "seed 000 Table 1: SA finds the ideal map (F/F_min = 1.0)",
+             "cubic2": "seed 000 Table 1: SA finds the ideal map (F/F_min = 1.0)"}
+    for w in workloads:
+        if w.startswith("cubic"):
+            g, ideal = scramble(tools, w, topo, n, seed=1)
+            label = w + " (scrambled)"
+        else:
+            g, ideal = tools.gen(w, topo, tools.path(f"{w}.edges")), None
+            label = w + "-like"
+        c = Case(label, dims + " torus", "torus", dims, topo, g,
+                 [tools.kernel("replay"), g, str(UNIT[w]), "1"], seed=seeds[w], baseline="rank order")
+        for alg, lab in (("identity", "rank order"), ("random", "random"), ("greedy", "greedy (seed 000)"),
+                         ("auto", "rankmap auto")):
+            if (quick and alg in ("random", "greedy")) or (ideal and alg == "random"):
+                continue  # (a scrambled graph's rank order already is a random placement)
+            m = tools.path(f"{w}-{alg}.map")
+            secs = tools.map(topo, g, m, "--algorithm", alg, "--seed", "1")
+            c.add(lab, m, map_seconds=secs)
+        if ideal:
+            c.add("ideal (unscrambled)", ideal)
+        cases.append(c)
+    return cases
+
+
+def fft_cases(tools, quick):
+    dims_s, dims, bw = "8x8x8", [8, 8, 8], plat.TORUS_BW
+    topo = "torus:" + dims_s
+    cases = []
+    grids = [(8, 64, 2)] if quick else [(8, 64, 2), (64, 8, 4)]
+    for row, nrows, side in grids:
+        g = write_edges(tools.path(f"fft-{row}x{nrows}.edges"), row * nrows, fft_edges(row, nrows, FFT_BYTES))
+        seed = ("seed 003 App. A (CO 8x64, 512^3): rows 8-cube 23.25 ms vs default 28.21 ms (1.21x); "
+                "columns 28.32 vs 28.85 ms" if row == 8 else
+                "seed 003 App. A (CO 64x8, 512^3): rows 64-cube 35.07 ms vs default 28.34 ms (0.81x)")
+        c = Case(f"3-D FFT {row}x{nrows}", dims_s + " torus", "torus", dims_s, topo, g,
+                 [tools.kernel("fft"), str(row), str(nrows), str(FFT_BYTES), "1"], seed=seed,
+                 baseline="default (rank order)")
+        maps = [("default (rank order)", fft_map_default(row, nrows, dims)),
+                (f"{row}-cube rows (seed 003)", fft_map_cube(row, nrows, dims, side))]
+        for lab, coords in maps:
+            c.add(lab, write_coords(tools.path(f"fft-{row}-{lab.split()[0]}.map"), coords), coords=coords)
+        if not quick:
+            m = tools.path(f"fft-{row}-auto.map")
+            secs = tools.map(topo, g, m, "--seed", "1")
+            c.add("rankmap auto", m, map_seconds=secs)
+        for lab, m, extra in c.placements:
+            coords = extra.get("coords") or plat.read_mapfile(m)
+            extra["model"] = fft_model(coords, row, nrows, dims, True, FFT_BYTES, bw)
+        cases.append(c)
+    return cases
+
+
+def stencil_cases(tools, quick):
+    spec, nx, ny = "8x4x4", 16, 8
+    cases = []
+    for kind in (["mesh"] if quick else ["mesh", "torus"]):
+        topo = f"{kind}:{spec}"
+        g = write_edges(tools.path(f"stencil-{kind}.edges"), nx * ny, stencil_edges(nx, ny, STENCIL_BYTES))
+        c = Case(f"2-D stencil {nx}x{ny}", f"{spec} {kind}", kind, spec, topo, g,
+                 [tools.kernel("stencil2d"), str(nx), str(ny), str(STENCIL_BYTES), "1"],
+                 seed="seed 001 (NAS BT/CG/MG class A, 8x4x4): YZX, ZYX ~15 % faster than XYZ",
+                 baseline="stock XYZ (rank order)")
+        orders = ["XYZ", "YZX"] if quick else ["XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX"]
+        for o in orders:
+            m = tools.path(f"stencil-{kind}-{o}.map")
+            tools.map(topo, g, m, "--algorithm", "order", "--order", o)
+            c.add(f"stock {o}" + (" (rank order)" if o == "XYZ" else ""), m)
+        for fam in ("gray", "unfold"):
+            prefix = tools.path(f"stencil-{kind}-{fam}")
+            lines = sh([tools.sg_maps, "cart", topo, f"{nx}x{ny}", fam, prefix]).splitlines()
+            keep = 3 if quick and fam == "gray" else (0 if quick else (12 if fam == "gray" else 6))
+            for line in lines[:keep]:
+                k, _, name = line.split(" ", 2)
+                c.add(name.replace("grid-order ", "").replace("axis-order ", ""), f"{prefix}-{k}.map")
+        m = tools.path(f"stencil-{kind}-auto.map")
+        secs = tools.map(topo, g, m, "--seed", "1")
+        c.add("rankmap auto", m, map_seconds=secs)
+        cases.append(c)
+    return cases
+
+
+def cluster_cases(tools, quick):
+    cases = []
+    specs = ["8x4:2"] if quick else ["8x2:1", "8x2:2", "8x4:1", "8x4:2"]
+    for spec in specs:
+        nodes, cores, switches = plat.cluster_shape(spec)
+        n = nodes * cores
+        topo = f"tree:{nodes}x{cores}:cost=10,1" if switches == 1 else \
+            f"tree:2x{nodes // 2}x{cores}:cost=100,10,1"
+        name = f"{nodes}x{cores} {'two' if switches == 1 else 'three'}-tier"
+        halo_grid = "4x2x2" if n == 16 else "4x4x2"
+        kernels = [("umt", "irregular (UMT-like)")] if quick else [("cubic1", f"3-D halo {halo_grid}"),
+                                                                  ("umt", "irregular (UMT-like)")]
+        for w, label in kernels:
+            gtopo = f"torus:{halo_grid}" if w == "cubic1" else f"tree:{nodes}x{cores}"
+            g = tools.gen(w, gtopo, tools.path(f"cl-{spec.replace(':', '_')}-{w}.edges"))
+            seed = ("seed 002 Table 2 (8x2, 3-tier): Zeusmp 5308 s default, 3223 s METIS, 1573 s mapping"
+                    if switches == 2 and cores == 2 else
+                    "seed 002 Table 3 (8x4, 3-tier): Zeusmp 32640 s default, 13355 s mapping"
+                    if switches == 2 else "seed 002 Tables 1/3 (two-tier): mapping = METIS or better")
+            c = Case(label, name, "cluster", spec, topo, g,
+                     [tools.kernel("replay"), g, str(UNIT[w] if w == "umt" else UNIT["cubic1"]), "1"],
+                     seed=seed, baseline="round-robin (MPI default)")
+            rr = [None] * n
+            for r in range(n):
+                node, core = r % nodes, r // nodes
+                rr[r] = [node // (nodes // 2), node % (nodes // 2), core] if switches == 2 else [node, core]
+            c.add("round-robin (MPI default)", write_coords(tools.path(f"cl-{spec}-{w}-rr.map"), rr))
+            m = tools.path(f"cl-{spec}-{w}-metis.map")
+            sh([tools.sg_maps, "partition", topo, g, str(nodes), m])
+            c.add("METIS partitioning", m)
+            m = tools.path(f"cl-{spec}-{w}-auto.map")
+            secs = tools.map(topo, g, m, "--seed", "1")
+            c.add("rankmap auto", m, map_seconds=secs)
+            cases.append(c)
+    return cases
+
+
+def smoke_cases(tools):
+    topo, dims = "torus:4x4x2", "4x4x2"
+    g, ideal = scramble(tools, "cubic1", topo, 32, seed=1)
+    c = Case("cubic1 (scrambled)", dims + " torus", "torus", dims, topo, g,
+             [tools.kernel("replay"), g, str(UNIT["cubic1"]), "1"], baseline="rank order")
+    for alg, lab in (("identity", "rank order"), ("auto", "rankmap auto")):
+        m = tools.path(f"smoke-{alg}.map")
+        tools.map(topo, g, m, "--algorithm", alg)
+        c.add(lab, m)
+    c.add("ideal (unscrambled)", ideal)
+    return [c]
+
+
+# ---- running ------------------------------------------------------------------
+
+RUNNING = set()  # process groups of the simulations in flight
+STOP = []
+
+
+def stop(signum, _frame):
+    """SIGTERM/SIGINT: kill the simulations in flight, start no new one."""
+    STOP.append(signum)
+    for pid in list(RUNNING):
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    raise SystemExit(128 + signum)
+
+
+def simulate(tools, case, label, mapfile, timeout):
+    if STOP:
+        return {}, 0.0, 0.0, "interrupted"
+    hosts = plat.hosts_from_map(case.kind, case.spec, plat.read_mapfile(mapfile), mapfile)
+    hf = mapfile + ".hosts"
+    with open(hf, "w") as f:
+        f.write("".join(h + "\n" for h in hosts))
+    cmd = ["smpirun", "-np", str(len(hosts)), "-platform", platform_file(tools, case.kind, case.spec),
+           "-hostfile", hf, *SMPI_CFG, *case.argv]
+    t = time.time()
+    # os.wait4 gives the CPU time of smpirun and the simulator it waits for
+    # (a quiet-machine estimate of the wall time: SMPI runs on one core).
+    with tempfile.TemporaryFile("w+") as fo, tempfile.TemporaryFile("w+") as fe:
+        p = subprocess.Popen(cmd, stdout=fo, stderr=fe, start_new_session=True)
+        RUNNING.add(p.pid)
+        killed = []
+
+        def kill():
+            killed.append(1)
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        timer = threading.Timer(timeout, kill)
+        timer.start()
+        _, status, ru = os.wait4(p.pid, 0)
+        timer.cancel()
+        RUNNING.discard(p.pid)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        fo.seek(0)
+        fe.seek(0)
+        out, err = fo.read(), fe.read()
+    cpu = ru.ru_utime + ru.ru_stime
+    if killed:
+        return {}, time.time() - t, cpu, f"timeout after {timeout} s"
+    res = {}
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 2 and f[0].endswith("_TIME"):
+            res[f[0]] = float(f[1])
+    msg = "" if "COMM_TIME" in res else (err.strip().splitlines() or ["no output"])[-1]
+    return res, time.time() - t, cpu, msg
+
+
+def run_all(tools, cases, jobs, timeout):
+    tasks = [(c, lab, m, extra) for c in cases for lab, m, extra in c.placements]
+    rows = []
+    t0 = time.time()
+    with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
+        futs = {ex.submit(simulate, tools, c, lab, m, timeout): (c, lab, m, extra) for c, lab, m, extra in tasks}
+        for k, f in enumerate(concurrent.futures.as_completed(futs), 1):
+            c, lab, m, extra = futs[f]
+            res, wall, cpu, msg = f.result()
+            F, load, _ = tools.eval(c.topo, c.graph, m)
+            rows.append(dict(case=c, kernel=c.kernel, platform=c.platform, placement=lab, ratio_F=F,
+                             link_load=load, res=res, wall=wall, cpu=cpu, extra=extra, msg=msg))
+            t = res.get("COMM_TIME")
+            log(f"[{k}/{len(tasks)} {time.time() - t0:5.0f} s] {c.kernel} | {c.platform} | {lab}: "
+                + (f"{t * 1e3:.3f} ms" if t else f"FAILED ({msg})") + f"  (simulation {wall:.0f} s wall, {cpu:.0f} s CPU)")
+    order = {(id(c), lab): i for i, (c, lab, _, _) in enumerate(tasks)}
+    rows.sort(key=lambda r: order[(id(r["case"]), r["placement"])])
+    return rows
+
+
+def fmt_ms(t):
+    return f"{t * 1e3:.3f}" if t else "-"
+
+
+def table(rows, title):
+    base = {}
+    for r in rows:
+        if r["placement"] == r["case"].baseline:
+            base[id(r["case"])] = r
+    lines = [f"### {title}", "",
+             "| kernel | platform | placement | F/F_min | max link load | comm time (ms) | vs rank order "
+             "| model (ms) | seed figure |",
+             "|---|---|---|---:|---:|---:|---:|---|---|"]
+    last = None
+    for r in rows:
+        c = r["case"]
+        b = base.get(id(c))
+        t = r["res"].get("COMM_TIME")
+        bt = b["res"].get("COMM_TIME") if b else None
+        sp = f"{bt / t:.2f}x" if t and bt else "-"
+        load = f"{r['link_load'] / b['link_load']:.2f}" if b and b["link_load"] else f"{r['link_load']:.0f}"
+        tcell = fmt_ms(t)
+        model = ""
+        if "ROW_TIME" in r["res"]:
+            tcell = f"{fmt_ms(t)} (rows {fmt_ms(r['res']['ROW_TIME'])}, cols {fmt_ms(r['res']['COL_TIME'])})"
+            if b and "ROW_TIME" in b["res"]:
+                sp += f" (rows {b['res']['ROW_TIME'] / r['res']['ROW_TIME']:.2f}x)"
+        if "model" in r["extra"]:
+            mr, mc, tr, tc = r["extra"]["model"]
+            model = f"rows {tr * 1e3:.2f} (m={mr:g}), cols {tc * 1e3:.2f} (m={mc:g})"
+        seed = c.seed if last is not c else ""
+        last = c
+        lines.append(f"| {r['kernel']} | {r['platform']} | {r['placement']} | {r['ratio_F']:.3f} | {load} "
+                     f"| {tcell} | {sp} | {model} | {seed} |")
+    lines += ["", "max link load: relative to the rank-order placement (rankmap eval's busiest link with "
+              "dimension-order routes; tree topologies: its own measure). vs rank order: time of the rank-order "
+              "(or round-robin / default) placement divided by this placement's time."]
+    return "\n".join(lines)
+
+
+def time_of(rows, kernel_prefix, platform_prefix, placement_prefix, key="COMM_TIME"):
+    for r in rows:
+        if r["kernel"].startswith(kernel_prefix) and r["platform"].startswith(platform_prefix) and \
+                r["placement"].startswith(placement_prefix):
+            return r["res"].get(key)
+    return None
+
+
+def targets(rows):
+    out = []
+
+    def check(name, ok, detail):
+        if ok is None:
+            return
+        out.append(f"- {'PASS' if ok else 'MISS'}: {name}: {detail}")
+
+    for k, need in (("sage", 1.8), ("umt", 1.6)):
+        a, b = time_of(rows, k, "8x8x8", "rank order"), time_of(rows, k, "8x8x8", "rankmap auto")
+        if a and b:
+            check(f"{k}-like 8x8x8: rankmap >= {need}x faster than rank order", a / b >= need,
+                  f"{a / b:.2f}x ({fmt_ms(a)} -> {fmt_ms(b)} ms)")
+    for k in ("cubic1", "cubic2"):
+        a, b = time_of(rows, k, "8x8x8", "ideal"), time_of(rows, k, "8x8x8", "rankmap auto")
+        if a and b:
+            check(f"{k} scrambled 8x8x8: rankmap within 5 % of the ideal layout", b <= 1.05 * a,
+                  f"{b / a:.3f} of ideal ({fmt_ms(b)} vs {fmt_ms(a)} ms)")
+    a = time_of(rows, "3-D FFT 8x64", "8x8x8", "default", "ROW_TIME")
+    b = time_of(rows, "3-D FFT 8x64", "8x8x8", "8-cube", "ROW_TIME")
+    if a and b:
+        check("FFT 8x64: 8-cube rows faster than default rows", b < a,
+              f"{fmt_ms(b)} vs {fmt_ms(a)} ms ({a / b:.2f}x; seed 003: 1.21x)")
+    for plat_name in ("8x4x4 mesh", "8x4x4 torus"):
+        st = [r for r in rows if r["kernel"].startswith("2-D stencil") and r["platform"] == plat_name]
+        peers = [r["res"]["COMM_TIME"] for r in st if "COMM_TIME" in r["res"] and
+                 (r["placement"].startswith("stock") or r["placement"].startswith("gray"))]
+        auto = [r["res"]["COMM_TIME"] for r in st if r["placement"] == "rankmap auto" and "COMM_TIME" in r["res"]]
+        if peers and auto:
+            check(f"stencil {plat_name}: rankmap auto at least as fast as the best stock/Gray map",
+                  auto[0] <= min(peers) * (1 + 1e-9), f"{fmt_ms(auto[0])} vs best {fmt_ms(min(peers))} ms")
+    for r in rows:
+        if r["kernel"].startswith("irregular") and "three-tier" in r["platform"] and \
+                r["placement"] == "rankmap auto":
+            a = time_of(rows, "irregular", r["platform"], "METIS")
+            b = r["res"].get("COMM_TIME")
+            if a and b:
+                check(f"{r['platform']} irregular: rankmap beats METIS partitioning", b < a,
+                      f"{fmt_ms(b)} vs {fmt_ms(a)} ms ({a / b:.2f}x)")
+    return out
+
+
+def plot(rows, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        log("run.py: matplotlib missing, no plot")
+        return
+    cases = []
+    for r in rows:
+        if r["case"] not in cases:
+            cases.append(r["case"])
+    fig, axes = plt.subplots(len(cases), 1, figsize=(9, 1.0 + 0.32 * len(rows) + 0.6 * len(cases)),
+                             squeeze=False,
+                             gridspec_kw={"height_ratios": [len(c.placements) + 1 for c in cases]})
+    for ax, c in zip(axes[:, 0], cases):
+        rs = [r for r in rows if r["case"] is c and "COMM_TIME" in r["res"]]
+        names = [r["placement"] for r in rs]
+        colors = ["tab:red" if r["placement"] == c.baseline else
+                  "tab:green" if r["placement"].startswith("rankmap") else "tab:gray" for r in rs]
+        if all("ROW_TIME" in r["res"] for r in rs):  # FFT: rows + columns, model as ticks
+            rt = [r["res"]["ROW_TIME"] * 1e3 for r in rs]
+            ax.barh(names, rt, color=colors, label="row all-to-all")
+            ax.barh(names, [r["res"]["COL_TIME"] * 1e3 for r in rs], left=rt, color=colors, alpha=0.45,
+                    label="column all-to-all")
+            ax.scatter([r["extra"]["model"][2] * 1e3 for r in rs], names, marker="|", s=200, color="k",
+                       label="model, rows (seed 003)", zorder=3)
+            ax.legend(fontsize=6, loc="lower right")
+        else:
+            ax.barh(names, [r["res"]["COMM_TIME"] * 1e3 for r in rs], color=colors)
+        ax.invert_yaxis()
+        ax.set_title(f"{c.kernel} on {c.platform}", fontsize=9)
+        ax.tick_params(labelsize=7)
+        ax.set_xlabel("simulated communication time (ms)", fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--quick", action="store_true", help="the fast subset")
+    mode.add_argument("--smoke", action="store_true", help="the CTest smoke test")
+    ap.add_argument("--build", default=os.path.join(SRC, "_build"), help="rankmap build tree (default _build)")
+    ap.add_argument("--out", default=os.path.join(HERE, "results"), help="where the table and plots go")
+    ap.add_argument("--jobs", type=int, default=2, help="simulations at once (default 2)")
+    ap.add_argument("--timeout", type=int, default=1800, help="seconds per simulation")
+    ap.add_argument("--keep", action="store_true", help="keep the work directory (graphs, maps, platforms)")
+    a = ap.parse_args()
+    name = "smoke" if a.smoke else "quick" if a.quick else "full"
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    work = tempfile.mkdtemp(prefix="rankmap-simgrid-")
+    t0 = time.time()
+    try:
+        tools = Tools(os.path.abspath(a.build), work)
+        if a.smoke:
+            cases = smoke_cases(tools)
+        else:
+            cases = seed000_cases(tools, "8x8x8", a.quick) + stencil_cases(tools, a.quick) + \
+                fft_cases(tools, a.quick) + cluster_cases(tools, a.quick)
+        log(f"run.py: {sum(len(c.placements) for c in cases)} simulations prepared in {time.time() - t0:.0f} s")
+        rows = run_all(tools, cases, a.jobs, a.timeout)
+    finally:
+        if a.keep:
+            log(f"run.py: work directory kept: {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    wall = time.time() - t0
+    cpu = sum(r["cpu"] for r in rows)
+    title = (f"rankmap on simulated machines (SimGrid SMPI {name} run: {wall:.0f} s wall, of which "
+             f"{cpu:.0f} s CPU in {len(rows)} simulations; comm times are simulated, deterministic)")
+    text = table(rows, title)
+    tg = targets(rows)
+    print(text)
+    if tg:
+        print("\nTargets (issue 6):")
+        print("\n".join(tg))
+    if a.smoke:
+        base = time_of(rows, "cubic1", "4x4x2", "rank order")
+        mine = time_of(rows, "cubic1", "4x4x2", "rankmap auto")
+        ok = bool(base and mine and mine < base)
+        print(f"\nsmoke: rank order {fmt_ms(base)} ms, rankmap {fmt_ms(mine)} ms: {'OK' if ok else 'FAILED'}")
+        return 0 if ok else 1
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, f"{name}.md"), "w") as f:
+        f.write(text + "\n\nTargets (issue 6):\n" + "\n".join(tg) + "\n")
+    with open(os.path.join(a.out, f"{name}.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["kernel", "platform", "placement", "F_over_Fmin", "max_link_load", "comm_s", "row_s", "col_s",
+                    "simulation_wall_s", "simulation_cpu_s"])
+        for r in rows:
+            w.writerow([r["kernel"], r["platform"], r["placement"], f"{r['ratio_F']:.4f}", f"{r['link_load']:.0f}",
+                        r["res"].get("COMM_TIME", ""), r["res"].get("ROW_TIME", ""), r["res"].get("COL_TIME", ""),
+                        f"{r['wall']:.1f}", f"{r['cpu']:.1f}"])
+    plot(rows, os.path.join(a.out, f"{name}.png"))
+    log(f"run.py: wrote {a.out}/{name}.md .csv .png ({wall:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,143 @@
+// sg_maps.cpp -- the placements of the SimGrid suite that the `rankmap` CLI
+// does not write directly (bench/simgrid/run.py calls it).
+//
+//   sg_maps cart TOPOLOGY NXxNY FAMILY PREFIX
+//       Every distinct map of the row-major NX x NY task grid in one of the
+//       engine's structured families (src/map/cart_*.cpp): FAMILY = gray
+//       (seed 001 Gray-code embeddings) or unfold (seed 001 stock orders and
+//       their unfold walks; only the "unfold ..." ones are written).  Writes
+//       PREFIX-<k>.map and prints "k <F> <name>" per map, F = the hop-count
+//       free energy of the grid's 4-neighbour stencil (seed 000), sorted by F.
+//   sg_maps partition TOPOLOGY GRAPH NODES OUT.map
+//       Plain graph partitioning (seed 002's "graph partitioning" peer):
+//       METIS splits the symmetrised graph into NODES parts of equal size
+//       (src/partition), and part p goes to the p-th group of N/NODES
+//       consecutive leaves of the topology (node p of the cluster), whatever
+//       the tiers above the node.  Prints the edge cut.
+//
+// Exit status 0, 1 on errors (message on stderr), 2 on usage errors.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common/error.hpp"
+#include "cost/cost.hpp"
+#include "graph/graph.hpp"
+#include "map/cart_embed.hpp" // private: the structured families, not in the C API
+#include "partition/partition.hpp"
+#include "topology/mapfile.hpp"
+#include "topology/topology.hpp"
+
+using namespace rankmap;
+
+namespace {
+
+int usage() {
+    std::fprintf(stderr, "usage: sg_maps cart TOPOLOGY NXxNY gray|unfold PREFIX\n"
+                         "       sg_maps partition TOPOLOGY GRAPH NODES OUT.map\n");
+    return 2;
+}
+
+Graph stencil_graph(int nx, int ny) {
+    std::vector<Edge> e;
+    for (int i = 0; i < nx; ++i)
+        for (int j = 0; j < ny; ++j) {
+            int r = i * ny + j;
+            if (i + 1 < nx) e.push_back({r, r + ny, 1.0});
+            if (j + 1 < ny) e.push_back({r, r + 1, 1.0});
+        }
+    return Graph::from_edges(nx * ny, e);
+}
+
+int cart_maps(const std::string &topo_spec, const std::string &grid, const std::string &family,
+              const std::string &prefix) {
+    int nx = 0, ny = 0;
+    if (std::sscanf(grid.c_str(), "%dx%d", &nx, &ny) != 2 || nx < 1 || ny < 1) {
+        std::fprintf(stderr, "sg_maps: grid '%s' must be NXxNY\n", grid.c_str());
+        return 2;
+    }
+    auto topo = parse_topology(topo_spec);
+    const int n = nx * ny;
+    const Capacity cap = capacity_for(n, topo->size());
+    const cart::Target target = cart::make_target(*topo, n, cap);
+    const Graph g = stencil_graph(nx, ny);
+    struct Cand {
+        double F;
+        std::string name;
+        std::vector<int> place;
+    };
+    std::vector<Cand> cands;
+    std::set<std::vector<int>> seen;
+    const std::vector<int> gdims{nx, ny};
+    cart::Visit visit = [&](const std::vector<int> &place, const std::string &name) {
+        if (family == "unfold" && name.rfind("unfold", 0) != 0) return true;
+        if (!seen.insert(place).second) return true;
+        cands.push_back({free_energy(g, *topo, place), name, place});
+        return true;
+    };
+    if (family == "gray")
+        cart::gray_family(target, gdims, visit);
+    else if (family == "unfold")
+        cart::stock_family(*topo, n, cap, target.cls, visit);
+    else
+        return usage();
+    std::stable_sort(cands.begin(), cands.end(), [](const Cand &a, const Cand &b) { return a.F < b.F; });
+    for (size_t k = 0; k < cands.size(); ++k) {
+        write_mapfile(*topo, prefix + "-" + std::to_string(k) + ".map", cands[k].place);
+        std::printf("%zu %.0f %s\n", k, cands[k].F, cands[k].name.c_str());
+    }
+    if (cands.empty())
+        std::fprintf(stderr, "sg_maps: no %s map of %s on %s\n", family.c_str(), grid.c_str(),
+                     topo->describe().c_str());
+    return cands.empty() ? 1 : 0;
+}
+
+int partition(const std::string &topo_spec, const std::string &graph, const std::string &nodes_s,
+              const std::string &out) {
+    auto topo = parse_topology(topo_spec);
+    const Graph g = read_graph(graph);
+    int nodes = std::atoi(nodes_s.c_str());
+    const int P = topo->size();
+    if (nodes < 1 || P % nodes) {
+        std::fprintf(stderr, "sg_maps: NODES=%s must divide the %d leaves of %s\n", nodes_s.c_str(), P,
+                     topo->describe().c_str());
+        return 2;
+    }
+    if (g.n() != P) {
+        std::fprintf(stderr, "sg_maps: graph %s has %d tasks, topology %s has %d leaves\n", graph.c_str(), g.n(),
+                     topo_spec.c_str(), P);
+        return 1;
+    }
+    const int per = P / nodes;
+    const Graph sym = g.symmetrized();
+    const std::vector<int> part = partition_graph(sym, nodes, 1);
+    std::vector<int> fill(nodes, 0), place(P);
+    for (int v = 0; v < P; ++v)
+        place[v] = part[v] * per + fill[part[v]]++;
+    check_placement(*topo, P, place);
+    double cut = 0;
+    for (int v = 0; v < sym.n(); ++v)
+        for (int64_t k = sym.begin(v); k < sym.end(v); ++k)
+            if (part[sym.target(k)] != part[v]) cut += sym.weight(k);
+    write_mapfile(*topo, out, place);
+    std::printf("edge cut %.0f\n", cut / 2);
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    try {
+        std::vector<std::string> a(argv + 1, argv + argc);
+        if (a.size() == 5 && a[0] == "cart") return cart_maps(a[1], a[2], a[3], a[4]);
+        if (a.size() == 5 && a[0] == "partition") return partition(a[1], a[2], a[3], a[4]);
+        return usage();
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "sg_maps: %s\n", e.what());
+        return 1;
+    }
+}

@@ -1,0 +1,45 @@
+// capi.hpp -- private helpers of the C boundary (include/rankmap.h), shared by
+// every file that defines a public C entry point (src/capi/capi.cpp,
+// src/discover/discover_capi.cpp): status codes, the thread-local message
+// behind rankmap_last_error(), and guarded(), which turns every exception
+// into a status code so that none crosses into C.
+#pragma once
+#include <new>
+#include <string>
+
+#include "common/error.hpp"
+#include "rankmap.h"
+
+namespace rankmap::capi {
+
+// Sets the message rankmap_last_error() returns and passes code through.
+int fail(int code, const std::string &msg);
+
+inline int status_of(ErrorKind k) {
+    switch (k) {
+    case ErrorKind::Invalid: return RANKMAP_ERR_INVALID;
+    case ErrorKind::Io: return RANKMAP_ERR_IO;
+    case ErrorKind::TooSmall: return RANKMAP_ERR_TOO_SMALL;
+    case ErrorKind::Timeout: return RANKMAP_ERR_TIMEOUT;
+    case ErrorKind::Internal: return RANKMAP_ERR_INTERNAL;
+    }
+    return RANKMAP_ERR_INTERNAL;
+}
+
+// Run f, translating every exception into a status code.
+template <class F> int guarded(F &&f) {
+    try {
+        f();
+        return RANKMAP_OK;
+    } catch (const Error &e) {
+        return fail(status_of(e.kind()), e.what());
+    } catch (const std::bad_alloc &) {
+        return fail(RANKMAP_ERR_NOMEM, "out of memory");
+    } catch (const std::exception &e) {
+        return fail(RANKMAP_ERR_INTERNAL, std::string("internal error: ") + e.what());
+    } catch (...) {
+        return fail(RANKMAP_ERR_INTERNAL, "internal error: unknown exception");
+    }
+}
+
+} // namespace rankmap::capi

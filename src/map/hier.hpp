@@ -1,0 +1,55 @@
+// hier.hpp -- private to src/map (hier.cpp, hier_grid.cpp, auto.cpp): the
+// hierarchy mappers' building blocks on a tree topology (topology/tree.hpp:
+// distance = cost of the tier of the lowest common ancestor).
+//
+// On a tree, siblings are equidistant: which part of a multisection goes to
+// which child of an entity changes nothing, so a placement is fully
+// described by the nested partition of the tasks along the tiers, and the
+// free energy is sum_k cost[k] x (traffic whose endpoints first differ at
+// tier k).  Both builders below construct that nested partition top-down.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "map/mapper.hpp"
+
+namespace rankmap {
+
+class TreeTopology;
+
+// The tree behind p.topo, or nullptr when p.topo is not a tree.
+const TreeTopology *as_tree(const Topology &topo);
+
+// Traffic per tier: out[k] = sum of C(i,j) over task pairs whose nodes
+// first differ at tier k (out[0] = traffic leaving a node of the outermost
+// tier).  Each undirected pair is counted once (on the symmetrized graph).
+std::vector<double> tier_traffic(const TreeTopology &tree, const Graph &sym, const std::vector<int> &place);
+
+// Top-down multisection: the tasks are split with METIS into the children
+// of the root (sizes balanced to the children's capacity), each part into
+// the children of its entity, and so on down to the leaves.  The split of
+// the root is made `tries` times with different METIS seeds, inner splits
+// up to twice, and the least cut is kept.  Returns a valid placement.
+// Throws rankmap::Error if p.topo is not a tree.
+std::vector<int> tree_multisection(const Problem &p, uint64_t seed, int tries);
+
+// The general path of the hierarchy mapper: multisection (and Scotch's
+// tleaf map when built with Scotch) as starts, Kernighan-Lin, a cold
+// annealing chain and Kernighan-Lin again (hier.cpp).  Used by map_hier and
+// by `auto` on trees.
+std::vector<int> tree_refined_map(const Problem &p, const Deadline &dl);
+
+// Node-aware structured map of a Cartesian task grid: the grid is cut into
+// equal boxes, one per entity of the outermost tier, with the least
+// crossing traffic (every box shape that tiles the grid is enumerated;
+// periodic and non-periodic dimensions are counted on the graph itself),
+// then each box into the children of its entity, recursively.  Returns
+// node_of_point[g] for every grid point g (row-major, last dimension
+// fastest; translated to tasks through task_at when given), or an empty
+// vector with *why set when the entity sizes do not tile the grid (or the
+// tasks per leaf are not uniform).  `shapes`, when given, receives the box
+// shape chosen at each tier ("8x8x4", ...).
+std::vector<int> tree_grid_blocks(const Problem &p, const CartGrid &grid, const std::vector<int> *task_at,
+                                  std::string *why, std::vector<std::string> *shapes = nullptr);
+
+} // namespace rankmap

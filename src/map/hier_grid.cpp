@@ -1,0 +1,275 @@
+// hier_grid.cpp -- node-aware structured map of a Cartesian task grid on a
+// tree (tree_grid_blocks, hier.hpp): seed 001's block maps, done the way a
+// node/socket decomposition of a grid is done by hand (Gropp's
+// MPI_Dims_create-on-nodes idea): first cut the grid into one box per
+// node with the least surface, then every node box into one box per
+// socket, and so on down to the cores.
+//
+// At tier k every box of tier k-1 (the whole grid at k = 0) has the same
+// extent E and is cut into arity[k] equal boxes: counts n_i per grid
+// dimension with n_i | E_i and prod n_i = arity[k].  Every such count
+// vector is enumerated.  The traffic a choice sends across tier k depends
+// only on the choices at tiers 0..k, and is counted on the task graph
+// itself, so periodic dimensions (a wrap-around edge crosses a box
+// boundary unless the box spans the dimension), non-periodic ones and
+// weighted or extra edges are all counted right.  The choice at tier k is
+// the one with the least tier-k traffic; ties are broken by the free energy
+// of the greedy completion below (each lower tier taking its least-traffic
+// shape).  Tier 0 is therefore the exact minimum of the inter-node traffic
+// over all equal-box tilings of the grid.
+//
+// Not possible (empty result, reason in *why): a non-tree topology, tasks
+// per leaf not uniform (N not a multiple of the leaf count), or a tier
+// whose arity cannot tile the box (e.g. 3 sockets for a 4x4 box).  The
+// callers then use the partition-based multisection.
+//
+// Cost: O(sum over tiers of (ties x candidates) x (N + E)); candidates are
+// the ordered factorisations of a tier's arity over the grid dimensions
+// (45 for 256 over three dimensions).
+#include <cmath>
+#include <numeric>
+
+#include "common/error.hpp"
+#include "map/hier.hpp"
+#include "topology/tree.hpp"  // cross-module private include: tier costs (see hier.cpp)
+
+namespace rankmap {
+
+namespace {
+
+std::string shape_text(const std::vector<int> &v) {
+    std::string s;
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? "x" : "") + std::to_string(v[i]);
+    return s;
+}
+
+// Every count vector n with n_i | E_i and prod n_i == a.
+void counts_for(const std::vector<int> &E, int a, size_t i, std::vector<int> &cur,
+                std::vector<std::vector<int>> &out) {
+    if (i == E.size()) {
+        if (a == 1) out.push_back(cur);
+        return;
+    }
+    for (int n = 1; n <= E[i] && n <= a; ++n) {
+        if (E[i] % n != 0 || a % n != 0) continue;
+        cur[i] = n;
+        counts_for(E, a / n, i + 1, cur, out);
+    }
+    cur[i] = 1;
+}
+
+struct GridBlocks {
+    const Problem &p;
+    const TreeTopology &tree;
+    std::vector<int> dims;      // grid extents
+    std::vector<int> arity, span;
+    std::vector<int> task_of;   // task at grid point g
+    std::vector<int> point_of;  // grid point of task t
+    std::vector<std::vector<int>> coord;  // coord[i][g]
+    int N = 0;
+
+    // Entity id at depth d+1 (children of tier d) for every point, given
+    // the per-tier counts of tiers 0..d.
+    std::vector<int64_t> ids(const std::vector<std::vector<int>> &counts) const {
+        std::vector<int64_t> id(N, 0);
+        const int nd = static_cast<int>(dims.size());
+        std::vector<int> E = dims;
+        for (const auto &n : counts) {
+            std::vector<int> b(nd);
+            for (int i = 0; i < nd; ++i) b[i] = E[i] / n[i];
+            int64_t a = 1;
+            for (int x : n) a *= x;
+            for (int g = 0; g < N; ++g) {
+                int64_t c = 0;
+                for (int i = 0; i < nd; ++i) c = c * n[i] + (coord[i][g] % E[i]) / b[i];
+                id[g] = id[g] * a + c;
+            }
+            E = b;
+        }
+        return id;
+    }
+
+    // Traffic between points with equal `parent` ids but different `child` ids.
+    double crossing(const std::vector<int64_t> &parent, const std::vector<int64_t> &child) const {
+        const Graph &s = p.sym;
+        double c = 0;
+        for (int t = 0; t < N; ++t) {
+            const int g = point_of[t];
+            for (int64_t e = s.begin(t); e < s.end(t); ++e) {
+                const int j = s.target(e);
+                if (j <= t) continue;
+                const int h = point_of[j];
+                if (parent[g] == parent[h] && child[g] != child[h]) c += s.weight(e);
+            }
+        }
+        return c;
+    }
+
+    std::vector<int> box_after(const std::vector<std::vector<int>> &counts) const {
+        std::vector<int> E = dims;
+        for (const auto &n : counts)
+            for (size_t i = 0; i < E.size(); ++i) E[i] /= n[i];
+        return E;
+    }
+
+    // Greedy completion from `counts` (tiers 0..counts.size()-1 fixed):
+    // each further tier takes its least-traffic count vector.  Returns
+    // false (and *why) if a tier cannot be tiled.
+    bool complete(std::vector<std::vector<int>> &counts, std::string *why) const {
+        const int L = static_cast<int>(arity.size());
+        std::vector<int64_t> parent = ids(counts);
+        while (static_cast<int>(counts.size()) < L) {
+            const int d = static_cast<int>(counts.size());
+            const std::vector<int> E = box_after(counts);
+            std::vector<std::vector<int>> cands;
+            std::vector<int> cur(dims.size(), 1);
+            counts_for(E, arity[d], 0, cur, cands);
+            if (cands.empty()) {
+                if (why)
+                    *why = std::to_string(arity[d]) + " entities of tier " + std::to_string(d + 1) +
+                           " cannot tile a " + shape_text(E) + " box in equal boxes";
+                return false;
+            }
+            double best = -1;
+            std::vector<int> pick;
+            std::vector<int64_t> pick_ids;
+            for (const auto &c : cands) {
+                counts.push_back(c);
+                std::vector<int64_t> child = ids(counts);
+                counts.pop_back();
+                const double x = crossing(parent, child);
+                if (best < 0 || x < best - 1e-9 * std::max(1.0, best)) {
+                    best = x;
+                    pick = c;
+                    pick_ids = std::move(child);
+                }
+            }
+            counts.push_back(pick);
+            parent = std::move(pick_ids);
+        }
+        return true;
+    }
+
+    std::vector<int> nodes_of(const std::vector<std::vector<int>> &counts) const {
+        std::vector<int> node(N, 0);
+        const int nd = static_cast<int>(dims.size());
+        std::vector<int> E = dims;
+        for (size_t d = 0; d < counts.size(); ++d) {
+            const auto &n = counts[d];
+            std::vector<int> b(nd);
+            for (int i = 0; i < nd; ++i) b[i] = E[i] / n[i];
+            for (int g = 0; g < N; ++g) {
+                int c = 0;
+                for (int i = 0; i < nd; ++i) c = c * n[i] + (coord[i][g] % E[i]) / b[i];
+                node[g] += c * span[d];
+            }
+            E = b;
+        }
+        return node;
+    }
+
+    double energy(const std::vector<std::vector<int>> &counts) const {
+        const std::vector<int> node = nodes_of(counts);
+        const Graph &s = p.sym;
+        double f = 0;
+        for (int t = 0; t < N; ++t)
+            for (int64_t e = s.begin(t); e < s.end(t); ++e)
+                if (s.target(e) > t) f += s.weight(e) * tree.distance(node[point_of[t]], node[point_of[s.target(e)]]);
+        return f;
+    }
+};
+
+} // namespace
+
+std::vector<int> tree_grid_blocks(const Problem &p, const CartGrid &grid, const std::vector<int> *task_at,
+                                  std::string *why, std::vector<std::string> *shapes) {
+    auto fail = [&](const std::string &w) {
+        if (why) *why = w;
+        return std::vector<int>{};
+    };
+    const TreeTopology *tree = as_tree(p.topo);
+    if (!tree) return fail("the topology is not a tree");
+    const int N = p.sym.n(), P = tree->size();
+    int64_t npts = 1;
+    for (int d : grid.dims) {
+        if (d < 1) return fail("grid dimension below 1");
+        npts *= d;
+        if (npts > (int64_t{1} << 30)) break;
+    }
+    if (npts != N) return fail("the grid has " + std::to_string(npts) + " points for " + std::to_string(N) + " tasks");
+    if (task_at && static_cast<int>(task_at->size()) != N) return fail("task_at has the wrong size");
+    if (N % P != 0)
+        return fail(std::to_string(N) + " tasks on " + std::to_string(P) + " leaves is not a whole number per leaf");
+
+    GridBlocks gb{p, *tree, grid.dims, tree->dims(), {}, {}, {}, {}, N};
+    const int L = static_cast<int>(gb.arity.size());
+    gb.span.assign(L, 1);
+    for (int k = L - 2; k >= 0; --k) gb.span[k] = gb.span[k + 1] * gb.arity[k + 1];
+    gb.task_of.resize(N);
+    gb.point_of.assign(N, -1);
+    for (int g = 0; g < N; ++g) {
+        const int t = task_at ? (*task_at)[g] : g;
+        if (t < 0 || t >= N || gb.point_of[t] >= 0) return fail("task_at is not a permutation");
+        gb.task_of[g] = t;
+        gb.point_of[t] = g;
+    }
+    const int nd = static_cast<int>(grid.dims.size());
+    gb.coord.assign(nd, std::vector<int>(N));
+    for (int g = 0; g < N; ++g) {
+        int r = g;
+        for (int i = nd - 1; i >= 0; --i) {
+            gb.coord[i][g] = r % grid.dims[i];
+            r /= grid.dims[i];
+        }
+    }
+
+    // Tier by tier: least tier-k traffic, ties broken by the energy of the
+    // greedy completion.
+    std::vector<std::vector<int>> counts;
+    std::string reason;
+    while (static_cast<int>(counts.size()) < L) {
+        const int d = static_cast<int>(counts.size());
+        const std::vector<int> E = gb.box_after(counts);
+        std::vector<std::vector<int>> cands;
+        std::vector<int> cur(nd, 1);
+        counts_for(E, gb.arity[d], 0, cur, cands);
+        if (cands.empty())
+            return fail(std::to_string(gb.arity[d]) + " entities of tier " + std::to_string(d + 1) +
+                        " cannot tile a " + shape_text(E) + " box in equal boxes");
+        const std::vector<int64_t> parent = gb.ids(counts);
+        std::vector<double> cross(cands.size());
+        double least = -1;
+        for (size_t c = 0; c < cands.size(); ++c) {
+            counts.push_back(cands[c]);
+            cross[c] = gb.crossing(parent, gb.ids(counts));
+            counts.pop_back();
+            if (least < 0 || cross[c] < least) least = cross[c];
+        }
+        const double tol = 1e-9 * std::max(1.0, least);
+        double bestF = -1;
+        std::vector<int> pick;
+        for (size_t c = 0; c < cands.size(); ++c) {
+            if (cross[c] > least + tol) continue;
+            std::vector<std::vector<int>> full = counts;
+            full.push_back(cands[c]);
+            if (!gb.complete(full, &reason)) continue;
+            const double f = gb.energy(full);
+            if (bestF < 0 || f < bestF - tol) {
+                bestF = f;
+                pick = cands[c];
+            }
+        }
+        if (pick.empty()) return fail(reason);
+        counts.push_back(pick);
+    }
+    if (shapes) {
+        shapes->clear();
+        for (size_t d = 1; d <= counts.size(); ++d) {
+            std::vector<std::vector<int>> pre(counts.begin(), counts.begin() + static_cast<long>(d));
+            shapes->push_back(shape_text(gb.box_after(pre)));
+        }
+    }
+    return gb.nodes_of(counts);
+}
+
+} // namespace rankmap

@@ -1,0 +1,633 @@
+/*
+ * profile.c -- librankmap-profile.so: a PMPI profiler of point-to-point
+ * traffic between MPI_COMM_WORLD ranks, for `rankmap map --profile`.
+ *
+ * Use it without rebuilding the application (LD_PRELOAD) or link it before
+ * the MPI library.  For every ordered pair of world ranks it counts the
+ * messages and bytes that the sender hands to MPI: blocking (MPI_Send,
+ * _Bsend, _Ssend, _Rsend), non-blocking (MPI_Isend, ...), persistent
+ * (MPI_Send_init, ... counted once per MPI_Start / MPI_Startall), the send
+ * half of MPI_Sendrecv(_replace) and, with an MPI-4 library, the large-count
+ * (_c) and MPI_Isendrecv(_replace) forms.  Ranks of any communicator are
+ * translated to world ranks (the remote group of an intercommunicator);
+ * MPI_PROC_NULL, messages to oneself and processes outside MPI_COMM_WORLD are
+ * not pairs and are left out.  Collectives are not point-to-point traffic
+ * and are not counted.
+ *
+ * At MPI_Finalize the rows are gathered on rank 0, which writes one profile
+ * (path: $RANKMAP_PROFILE, default "rankmap.prof" in the working directory)
+ * through a temporary file and rename(), so a reader never sees half a file.
+ * Format (text, '#' comments, one record per line):
+ *     rankmap-profile 1
+ *     tasks N
+ *     meta KEY VALUE...            free text, ignored by readers
+ *     histogram K C                C messages of size 0 (K = 0) or in
+ *                                  [2^(K-1), 2^K) bytes (K >= 1)
+ *     pair SRC DST COUNT BYTES     SRC != DST, COUNT >= 1, once per pair
+ *
+ * Cost per send: one comparison for MPI_COMM_WORLD; for other communicators
+ * a per-thread cache of the last one, else an attribute lookup
+ * (MPI_Comm_get_attr); MPI_Type_size and three counter increments (atomic
+ * when the library runs MPI_THREAD_MULTIPLE).
+ * Memory: two 64-bit counters per world rank.  The rank translation of a
+ * communicator is built once, cached as an attribute and freed with it; the
+ * persistent requests live in a small hash table.  Both are guarded by a
+ * mutex, so the profiler is safe with MPI_THREAD_MULTIPLE.
+ */
+#define _GNU_SOURCE
+#include <mpi.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pmpi/chain.h"
+
+#define PROF_NAME "rankmap-profile"
+#define PROF_HIST 65 /* K = 0 .. 64 */
+
+/* ---- state of this process ------------------------------------------------ */
+
+static int prof_active;      /* counting between MPI_Init and MPI_Finalize */
+static int prof_threaded;    /* MPI_THREAD_MULTIPLE: counters are atomic */
+static int prof_world_size, prof_world_rank;
+static uint64_t *prof_count; /* [world size] messages to each world rank */
+static uint64_t *prof_bytes; /* [world size] bytes to each world rank */
+static uint64_t prof_hist[PROF_HIST];
+static uint64_t prof_self;     /* messages to oneself (not a pair) */
+static uint64_t prof_external; /* messages to processes outside MPI_COMM_WORLD */
+static int prof_keyval = MPI_KEYVAL_INVALID;
+static double prof_t0;
+static pthread_mutex_t prof_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static inline void bump(uint64_t *counter, uint64_t v)
+{
+    if (prof_threaded)
+        __atomic_fetch_add(counter, v, __ATOMIC_RELAXED);
+    else
+        *counter += v;
+}
+
+static inline int hist_bin(uint64_t bytes)
+{
+    return bytes == 0 ? 0 : 64 - __builtin_clzll(bytes);
+}
+
+/* ---- ranks of any communicator -> world ranks ------------------------------ */
+
+typedef struct rank_table {
+    int n;
+    int world[]; /* world rank of each (remote) rank, or MPI_UNDEFINED */
+} rank_table;
+
+/* Last communicator looked up by this thread.  A freed communicator's
+ * handle may be reused, so every delete of a table bumps the generation and
+ * a cache entry from an older generation is not trusted. */
+static uint64_t table_generation;
+static __thread MPI_Comm cache_comm;
+static __thread rank_table *cache_table;
+static __thread uint64_t cache_generation;
+
+static int table_delete(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void) comm;
+    (void) keyval;
+    (void) extra;
+    __atomic_fetch_add(&table_generation, 1, __ATOMIC_ACQ_REL);
+    free(value);
+    return MPI_SUCCESS;
+}
+
+static rank_table *table_build(MPI_Comm comm)
+{
+    rank_table *t = NULL;
+    int flag = 0, inter = 0, n = 0;
+    MPI_Group g, world;
+    pthread_mutex_lock(&prof_lock);
+    /* another thread may have built it meanwhile */
+    if (PMPI_Comm_get_attr(comm, prof_keyval, &t, &flag) == MPI_SUCCESS && flag)
+        goto out;
+    t = NULL;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+        goto out;
+    if ((inter ? PMPI_Comm_remote_group(comm, &g) : PMPI_Comm_group(comm, &g)) != MPI_SUCCESS)
+        goto out;
+    PMPI_Group_size(g, &n);
+    PMPI_Comm_group(MPI_COMM_WORLD, &world);
+    int *ranks = malloc((size_t) (n > 0 ? n : 1) * sizeof(int));
+    t = malloc(sizeof(rank_table) + (size_t) (n > 0 ? n : 1) * sizeof(int));
+    if (ranks && t) {
+        t->n = n;
+        for (int i = 0; i < n; i++)
+            ranks[i] = i;
+        if (PMPI_Group_translate_ranks(g, n, ranks, world, t->world) != MPI_SUCCESS ||
+            PMPI_Comm_set_attr(comm, prof_keyval, t) != MPI_SUCCESS) {
+            free(t);
+            t = NULL;
+        }
+    } else {
+        free(t);
+        t = NULL;
+    }
+    free(ranks);
+    PMPI_Group_free(&g);
+    PMPI_Group_free(&world);
+out:
+    pthread_mutex_unlock(&prof_lock);
+    return t;
+}
+
+/* World rank of rank r of comm (destination side), or -1 if none. */
+static inline int to_world(MPI_Comm comm, int r)
+{
+    if (comm == MPI_COMM_WORLD)
+        return r < prof_world_size ? r : -1;
+    rank_table *t = NULL;
+    uint64_t gen = __atomic_load_n(&table_generation, __ATOMIC_ACQUIRE);
+    if (cache_table && cache_comm == comm && cache_generation == gen) {
+        t = cache_table;
+    } else {
+        int flag = 0;
+        if (PMPI_Comm_get_attr(comm, prof_keyval, &t, &flag) != MPI_SUCCESS)
+            return -1;
+        if (!flag && !(t = table_build(comm)))
+            return -1;
+        cache_comm = comm;
+        cache_table = t;
+        cache_generation = gen;
+    }
+    if (r >= t->n)
+        return -1;
+    return t->world[r];
+}
+
+/* One message of count elements of type to rank dest of comm. */
+static inline void record(MPI_Comm comm, int dest, MPI_Count count, MPI_Datatype type)
+{
+    if (!prof_active || dest < 0) /* MPI_PROC_NULL and invalid ranks */
+        return;
+    int w = to_world(comm, dest);
+    if (w < 0 || w == MPI_UNDEFINED || w >= prof_world_size) {
+        bump(&prof_external, 1);
+        return;
+    }
+    if (w == prof_world_rank) {
+        bump(&prof_self, 1);
+        return;
+    }
+    int tsize = 0;
+    if (PMPI_Type_size(type, &tsize) != MPI_SUCCESS || tsize == MPI_UNDEFINED || tsize < 0)
+        tsize = 0;
+    uint64_t bytes = count > 0 ? (uint64_t) count * (uint64_t) tsize : 0;
+    bump(&prof_count[w], 1);
+    bump(&prof_bytes[w], bytes);
+    bump(&prof_hist[hist_bin(bytes)], 1);
+}
+
+/* ---- persistent send requests: request -> (comm, dest, count, type) ------- */
+
+typedef struct req_entry {
+    uint64_t key;
+    MPI_Comm comm;
+    int dest;
+    MPI_Count count;
+    MPI_Datatype type;
+    struct req_entry *next;
+} req_entry;
+
+#define REQ_BUCKETS 1024
+static req_entry *req_table[REQ_BUCKETS];
+
+static inline uint64_t req_key(MPI_Request r)
+{
+    uint64_t k = 0;
+    memcpy(&k, &r, sizeof(r) < sizeof(k) ? sizeof(r) : sizeof(k));
+    return k;
+}
+
+static inline unsigned req_bucket(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return (unsigned) (k % REQ_BUCKETS);
+}
+
+static void req_add(MPI_Request r, MPI_Comm comm, int dest, MPI_Count count, MPI_Datatype type)
+{
+    if (!prof_active || r == MPI_REQUEST_NULL)
+        return;
+    req_entry *e = malloc(sizeof(*e));
+    if (!e)
+        return; /* this request's starts go uncounted */
+    e->key = req_key(r);
+    e->comm = comm;
+    e->dest = dest;
+    e->count = count;
+    e->type = type;
+    unsigned b = req_bucket(e->key);
+    pthread_mutex_lock(&prof_lock);
+    e->next = req_table[b];
+    req_table[b] = e;
+    pthread_mutex_unlock(&prof_lock);
+}
+
+/* Counts one start of r if it is a persistent send. */
+static void req_start(MPI_Request r)
+{
+    if (!prof_active || r == MPI_REQUEST_NULL)
+        return;
+    uint64_t k = req_key(r);
+    int found = 0, dest = 0;
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Count count = 0;
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    pthread_mutex_lock(&prof_lock);
+    for (req_entry *e = req_table[req_bucket(k)]; e; e = e->next)
+        if (e->key == k) {
+            found = 1;
+            comm = e->comm;
+            dest = e->dest;
+            count = e->count;
+            type = e->type;
+            break;
+        }
+    pthread_mutex_unlock(&prof_lock);
+    if (found)
+        record(comm, dest, count, type);
+}
+
+static void req_remove(MPI_Request r)
+{
+    if (r == MPI_REQUEST_NULL)
+        return;
+    uint64_t k = req_key(r);
+    req_entry *gone = NULL;
+    pthread_mutex_lock(&prof_lock);
+    for (req_entry **p = &req_table[req_bucket(k)]; *p; p = &(*p)->next)
+        if ((*p)->key == k) {
+            gone = *p;
+            *p = gone->next;
+            break;
+        }
+    pthread_mutex_unlock(&prof_lock);
+    free(gone);
+}
+
+/* ---- MPI_Init / MPI_Finalize ------------------------------------------------ */
+
+static void prof_start(void)
+{
+    int provided = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&provided);
+    prof_threaded = provided == MPI_THREAD_MULTIPLE;
+    PMPI_Comm_size(MPI_COMM_WORLD, &prof_world_size);
+    PMPI_Comm_rank(MPI_COMM_WORLD, &prof_world_rank);
+    prof_count = calloc((size_t) prof_world_size, sizeof(uint64_t));
+    prof_bytes = calloc((size_t) prof_world_size, sizeof(uint64_t));
+    if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, table_delete, &prof_keyval, NULL) !=
+            MPI_SUCCESS)
+        prof_keyval = MPI_KEYVAL_INVALID;
+    if (!prof_count || !prof_bytes || prof_keyval == MPI_KEYVAL_INVALID) {
+        /* every rank must still take part in the gather at MPI_Finalize */
+        if (prof_world_rank == 0)
+            fprintf(stderr, PROF_NAME ": warning: cannot set up the counters; "
+                            "the profile will be empty\n");
+        free(prof_count);
+        free(prof_bytes);
+        prof_count = prof_bytes = NULL;
+        return;
+    }
+    prof_t0 = PMPI_Wtime();
+    prof_active = 1;
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+    int rc = chain_init(argc, argv, (void *) MPI_Init);
+    if (rc == MPI_SUCCESS)
+        prof_start();
+    return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    int rc = chain_init_thread(argc, argv, required, provided, (void *) MPI_Init_thread);
+    if (rc == MPI_SUCCESS)
+        prof_start();
+    return rc;
+}
+
+static const char *profile_path(void)
+{
+    const char *p = getenv("RANKMAP_PROFILE");
+    return p && *p ? p : "rankmap.prof";
+}
+
+/* Rank 0: writes the gathered triples (src, dst, count, bytes) atomically. */
+static void write_profile(const uint64_t *rows, const int *nrows, const uint64_t *hist,
+                          uint64_t self, uint64_t external, double seconds)
+{
+    const char *path = profile_path();
+    size_t len = strlen(path) + 64;
+    char *tmp = malloc(len);
+    if (!tmp) {
+        fprintf(stderr, PROF_NAME ": cannot write %s: out of memory\n", path);
+        return;
+    }
+    snprintf(tmp, len, "%s.tmp.%ld", path, (long) getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, PROF_NAME ": cannot write RANKMAP_PROFILE=%s: %s: %s\n", path, tmp,
+                strerror(errno));
+        free(tmp);
+        return;
+    }
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int liblen = 0;
+    PMPI_Get_library_version(lib, &liblen);
+    lib[strcspn(lib, "\r\n")] = '\0';
+    char date[64] = "";
+    time_t now = time(NULL);
+    struct tm tmv;
+    if (gmtime_r(&now, &tmv))
+        strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tmv);
+
+    uint64_t messages = 0, bytes = 0, pairs = 0;
+    for (int r = 0, i = 0; r < prof_world_size; r++)
+        for (int k = 0; k < nrows[r]; k++, i++) {
+            pairs++;
+            messages += rows[3 * i + 1];
+            bytes += rows[3 * i + 2];
+        }
+    fprintf(f, "rankmap-profile 1\n");
+    fprintf(f, "# point-to-point traffic between MPI_COMM_WORLD ranks, counted at the sender\n");
+    fprintf(f, "# by librankmap-profile (collectives are not counted)\n");
+    fprintf(f, "tasks %d\n", prof_world_size);
+    fprintf(f, "meta mpi %s\n", lib[0] ? lib : "unknown");
+    fprintf(f, "meta date %s\n", date[0] ? date : "unknown");
+    fprintf(f, "meta seconds %.6f\n", seconds);
+    fprintf(f, "meta pairs %llu\n", (unsigned long long) pairs);
+    fprintf(f, "meta messages %llu\n", (unsigned long long) messages);
+    fprintf(f, "meta bytes %llu\n", (unsigned long long) bytes);
+    fprintf(f, "meta self_messages %llu\n", (unsigned long long) self);
+    fprintf(f, "meta external_messages %llu\n", (unsigned long long) external);
+    for (int k = 0; k < PROF_HIST; k++)
+        if (hist[k])
+            fprintf(f, "histogram %d %llu\n", k, (unsigned long long) hist[k]);
+    for (int r = 0, i = 0; r < prof_world_size; r++)
+        for (int k = 0; k < nrows[r]; k++, i++)
+            fprintf(f, "pair %d %llu %llu %llu\n", r, (unsigned long long) rows[3 * i],
+                    (unsigned long long) rows[3 * i + 1], (unsigned long long) rows[3 * i + 2]);
+    int bad = ferror(f);
+    if (fclose(f) != 0)
+        bad = 1;
+    if (bad || rename(tmp, path) != 0) {
+        fprintf(stderr, PROF_NAME ": cannot write RANKMAP_PROFILE=%s: %s\n", path,
+                strerror(errno ? errno : EIO));
+        unlink(tmp);
+    }
+    free(tmp);
+}
+
+/* All ranks: gathers the rows on rank 0 and writes the profile. */
+static void gather_profile(void)
+{
+    double seconds = PMPI_Wtime() - prof_t0;
+    int n = prof_world_size, me = prof_world_rank;
+    /* this rank's row, compacted to (dst, count, bytes) triples */
+    int m = 0;
+    for (int w = 0; prof_count && w < n; w++)
+        if (prof_count[w])
+            m++;
+    uint64_t *mine = malloc((size_t) (3 * m + 3) * sizeof(uint64_t));
+    if (!mine)
+        m = 0;
+    for (int w = 0, i = 0; mine && w < n; w++)
+        if (prof_count[w]) {
+            mine[3 * i] = (uint64_t) w;
+            mine[3 * i + 1] = prof_count[w];
+            mine[3 * i + 2] = prof_bytes[w];
+            i++;
+        }
+    uint64_t local[PROF_HIST + 2], total[PROF_HIST + 2];
+    memcpy(local, prof_hist, sizeof(prof_hist));
+    local[PROF_HIST] = prof_self;
+    local[PROF_HIST + 1] = prof_external;
+    PMPI_Reduce(local, total, PROF_HIST + 2, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+
+    int *nrows = NULL, *counts = NULL, *displs = NULL;
+    uint64_t *rows = NULL;
+    int ok = 1;
+    if (me == 0) {
+        nrows = malloc((size_t) n * sizeof(int));
+        counts = malloc((size_t) n * sizeof(int));
+        displs = malloc((size_t) n * sizeof(int));
+        ok = nrows && counts && displs;
+    }
+    int cnt = 3 * m;
+    PMPI_Gather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    long long all = 0;
+    if (me == 0 && ok) {
+        for (int r = 0; r < n; r++) {
+            displs[r] = (int) all;
+            nrows[r] = counts[r] / 3;
+            all += counts[r];
+        }
+        rows = malloc((size_t) (all + 1) * sizeof(uint64_t));
+        ok = rows != NULL && all < 2147483647LL;
+    }
+    /* if rank 0 ran out of memory the others still send: it receives nothing */
+    if (me == 0 && !ok) {
+        int *zero = calloc((size_t) n, sizeof(int));
+        PMPI_Gatherv(mine, cnt, MPI_UINT64_T, NULL, zero, zero, MPI_UINT64_T, 0,
+                     MPI_COMM_WORLD);
+        free(zero);
+        fprintf(stderr, PROF_NAME ": out of memory gathering the profile; not written\n");
+    } else {
+        PMPI_Gatherv(mine, cnt, MPI_UINT64_T, rows, counts, displs, MPI_UINT64_T, 0,
+                     MPI_COMM_WORLD);
+        if (me == 0)
+            write_profile(rows, nrows, total, total[PROF_HIST], total[PROF_HIST + 1], seconds);
+    }
+    free(mine);
+    free(rows);
+    free(nrows);
+    free(counts);
+    free(displs);
+}
+
+int MPI_Finalize(void)
+{
+    int finalized = 0;
+    PMPI_Finalized(&finalized);
+    if (!finalized && prof_world_size > 0) {
+        prof_active = 0;
+        gather_profile();
+        free(prof_count);
+        free(prof_bytes);
+        prof_count = prof_bytes = NULL;
+        pthread_mutex_lock(&prof_lock);
+        for (int b = 0; b < REQ_BUCKETS; b++)
+            while (req_table[b]) {
+                req_entry *e = req_table[b];
+                req_table[b] = e->next;
+                free(e);
+            }
+        pthread_mutex_unlock(&prof_lock);
+    }
+    return chain_finalize((void *) MPI_Finalize);
+}
+
+/* ---- the intercepted sends -------------------------------------------------- */
+
+#define BLOCKING(NAME)                                                                      \
+    int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,       \
+                   MPI_Comm comm)                                                          \
+    {                                                                                      \
+        record(comm, dest, count, type);                                                   \
+        return PMPI_##NAME(buf, count, type, dest, tag, comm);                             \
+    }
+#define NONBLOCKING(NAME)                                                                   \
+    int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,       \
+                   MPI_Comm comm, MPI_Request *req)                                        \
+    {                                                                                      \
+        record(comm, dest, count, type);                                                   \
+        return PMPI_##NAME(buf, count, type, dest, tag, comm, req);                        \
+    }
+#define PERSISTENT(NAME)                                                                    \
+    int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,       \
+                   MPI_Comm comm, MPI_Request *req)                                        \
+    {                                                                                      \
+        int rc_ = PMPI_##NAME(buf, count, type, dest, tag, comm, req);                     \
+        if (rc_ == MPI_SUCCESS)                                                            \
+            req_add(*req, comm, dest, count, type);                                        \
+        return rc_;                                                                        \
+    }
+
+BLOCKING(Send)
+BLOCKING(Bsend)
+BLOCKING(Ssend)
+BLOCKING(Rsend)
+NONBLOCKING(Isend)
+NONBLOCKING(Ibsend)
+NONBLOCKING(Issend)
+NONBLOCKING(Irsend)
+PERSISTENT(Send_init)
+PERSISTENT(Bsend_init)
+PERSISTENT(Ssend_init)
+PERSISTENT(Rsend_init)
+
+int MPI_Start(MPI_Request *req)
+{
+    req_start(*req);
+    return PMPI_Start(req);
+}
+
+int MPI_Startall(int n, MPI_Request reqs[])
+{
+    for (int i = 0; i < n; i++)
+        req_start(reqs[i]);
+    return PMPI_Startall(n, reqs);
+}
+
+int MPI_Request_free(MPI_Request *req)
+{
+    MPI_Request r = *req;
+    int rc = PMPI_Request_free(req);
+    if (rc == MPI_SUCCESS)
+        req_remove(r);
+    return rc;
+}
+
+int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag, void *rbuf,
+                 int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
+                 MPI_Status *status)
+{
+    record(comm, dest, scount, stype);
+    return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm,
+                         status);
+}
+
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int stag, int source,
+                         int rtag, MPI_Comm comm, MPI_Status *status)
+{
+    record(comm, dest, count, type);
+    return PMPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag, comm, status);
+}
+
+#if MPI_VERSION >= 4
+/* MPI-4: large counts and non-blocking sendrecv */
+#define BLOCKING_C(NAME)                                                                    \
+    int MPI_##NAME##_c(const void *buf, MPI_Count count, MPI_Datatype type, int dest,      \
+                       int tag, MPI_Comm comm)                                             \
+    {                                                                                      \
+        record(comm, dest, count, type);                                                   \
+        return PMPI_##NAME##_c(buf, count, type, dest, tag, comm);                         \
+    }
+#define NONBLOCKING_C(NAME)                                                                 \
+    int MPI_##NAME##_c(const void *buf, MPI_Count count, MPI_Datatype type, int dest,      \
+                       int tag, MPI_Comm comm, MPI_Request *req)                           \
+    {                                                                                      \
+        record(comm, dest, count, type);                                                   \
+        return PMPI_##NAME##_c(buf, count, type, dest, tag, comm, req);                    \
+    }
+#define PERSISTENT_C(NAME)                                                                  \
+    int MPI_##NAME##_c(const void *buf, MPI_Count count, MPI_Datatype type, int dest,      \
+                       int tag, MPI_Comm comm, MPI_Request *req)                           \
+    {                                                                                      \
+        int rc_ = PMPI_##NAME##_c(buf, count, type, dest, tag, comm, req);                 \
+        if (rc_ == MPI_SUCCESS)                                                            \
+            req_add(*req, comm, dest, count, type);                                        \
+        return rc_;                                                                        \
+    }
+BLOCKING_C(Send)
+BLOCKING_C(Bsend)
+BLOCKING_C(Ssend)
+BLOCKING_C(Rsend)
+NONBLOCKING_C(Isend)
+NONBLOCKING_C(Ibsend)
+NONBLOCKING_C(Issend)
+NONBLOCKING_C(Irsend)
+PERSISTENT_C(Send_init)
+PERSISTENT_C(Bsend_init)
+PERSISTENT_C(Ssend_init)
+PERSISTENT_C(Rsend_init)
+
+int MPI_Sendrecv_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest, int stag,
+                   void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int source, int rtag,
+                   MPI_Comm comm, MPI_Status *status)
+{
+    record(comm, dest, scount, stype);
+    return PMPI_Sendrecv_c(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag,
+                           comm, status);
+}
+
+int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype type, int dest, int stag,
+                           int source, int rtag, MPI_Comm comm, MPI_Status *status)
+{
+    record(comm, dest, count, type);
+    return PMPI_Sendrecv_replace_c(buf, count, type, dest, stag, source, rtag, comm, status);
+}
+
+int MPI_Isendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag, void *rbuf,
+                  int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
+                  MPI_Request *req)
+{
+    record(comm, dest, scount, stype);
+    return PMPI_Isendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm,
+                          req);
+}
+
+int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int stag, int source,
+                          int rtag, MPI_Comm comm, MPI_Request *req)
+{
+    record(comm, dest, count, type);
+    return PMPI_Isendrecv_replace(buf, count, type, dest, stag, source, rtag, comm, req);
+}
+#endif

@@ -1,0 +1,727 @@
+/*
+ * reorder.c -- librankmap-pmpi: topology-aware reorder for MPI libraries
+ * that ignore `reorder` (Debian's MPICH and Open MPI, SimGrid's SMPI),
+ * through the PMPI profiling interface.
+ *
+ * Intercepts MPI_Cart_create, MPI_Graph_create, MPI_Dist_graph_create(_adjacent)
+ * (when reorder=1, or always with MPIR_CVAR_RANKMAP_FORCE=1), MPI_Cart_map and
+ * MPI_Graph_map (MPI_Bcast: bcast.c).  Every call follows the protocol of the patched MPICH
+ * (maint/mpich/patches/0003, 0004) on all ranks of the communicator:
+ *   1. the task graph reaches rank 0 (Cartesian and graph arguments are the
+ *      same everywhere; distributed-graph edges are gathered; MPI_UNWEIGHTED
+ *      and MPI_WEIGHTS_EMPTY weigh 1);
+ *   2. rank 0 maps the tasks with rankmap_map() onto the nodes of the
+ *      communicator's processes (the address table of table.c; a
+ *      communicator that does not fill the machine evenly is mapped on the
+ *      distance matrix of its own processes, up to MPIR_CVAR_RANKMAP_MAX_MATRIX
+ *      processes) and turns the placement into ranks: new rank r goes to a
+ *      process on node place[r], a process already holding r keeps it, the
+ *      others lowest rank first; a placement that does not lower F keeps the
+ *      current order;
+ *   3. one scatter gives every process its new rank (MPI_UNDEFINED beyond the
+ *      grid) and the old rank that takes over its vertex, so all agree;
+ *   4. PMPI_Comm_split(comm, 0, new rank) orders the processes and the MPI
+ *      library's own constructor runs on the result with reorder=0.
+ * As for MPI_Graph_create, the vertices of a reordered distributed graph are
+ * ranks of the new communicator: the process with new rank v plays vertex v
+ * (for the adjacent form, each process's lists are moved to the process
+ * that received its old rank).  A mapper failure or timeout keeps the
+ * identity order with one warning on rank 0; never an abort or a hang.
+ * Cost: the mapper's time (bounded by MPIR_CVAR_RANKMAP_TIME_LIMIT), one
+ * scatter of 2 integers per process, one communicator split; distributed
+ * graphs add a gather of 3 integers per edge (and for the adjacent form one
+ * exchange of each process's lists).
+ */
+#define _GNU_SOURCE
+#include <mpi.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pmpi/chain.h"
+#include "pmpi/table.h"
+
+/* ---- rank 0: the machine of one communicator ----------------------------------- */
+
+typedef struct comm_machine {
+    rankmap_topology_t topo; /* the global model, or a private distance matrix */
+    int owned;               /* topo is private */
+    int *node_of_member;     /* [size] */
+    int *first, *next;       /* members of each node, ascending */
+} comm_machine;
+
+static void machine_free(comm_machine *m)
+{
+    if (m->owned && m->topo)
+        rankmap_topology_free(m->topo);
+    free(m->node_of_member);
+    free(m->first);
+    free(m->next);
+    memset(m, 0, sizeof(*m));
+}
+
+/* Writes the distance matrix of the members' nodes and loads it as a
+ * "file:" model (the C API reads distance matrices from files only). */
+static int machine_matrix(comm_machine *m, int size, char *why, size_t whylen)
+{
+    char path[256];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(path, sizeof(path), "%s/rankmap-pmpi-XXXXXX",
+             tmp && *tmp && strlen(tmp) < 200 ? tmp : "/tmp");
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        if (fd >= 0) {
+            close(fd);
+            unlink(path);
+        }
+        snprintf(why, whylen, "cannot write a distance matrix in %s", path);
+        return -1;
+    }
+    for (int i = 0; i < size; i++) {
+        for (int j = 0; j < size; j++) {
+            double d = 0;
+            if (i != j)
+                rankmap_topology_distance(pmpi_tab.topo, m->node_of_member[i],
+                                          m->node_of_member[j], &d);
+            fprintf(f, j ? " %.17g" : "%.17g", d);
+        }
+        fputc('\n', f);
+    }
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    char spec[300];
+    snprintf(spec, sizeof(spec), "file:%s", path);
+    int rc = bad ? RANKMAP_ERR_IO : rankmap_topology_parse(spec, &m->topo);
+    unlink(path);
+    if (rc != RANKMAP_OK) {
+        snprintf(why, whylen, "distance matrix of the communicator: %s",
+                 bad ? "write error" : rankmap_last_error());
+        m->topo = NULL;
+        return -1;
+    }
+    m->owned = 1;
+    for (int i = 0; i < size; i++)
+        m->node_of_member[i] = i;
+    return 0;
+}
+
+static int machine_build(MPI_Comm comm, int size, comm_machine *m, char *why, size_t whylen)
+{
+    int *mine = malloc((size_t) size * sizeof(int)), *world = malloc((size_t) size * sizeof(int));
+    int *count = calloc((size_t) pmpi_tab.nnodes, sizeof(int));
+    int rc = -1, nnodes;
+    MPI_Group g = MPI_GROUP_NULL, wg = MPI_GROUP_NULL;
+    memset(m, 0, sizeof(*m));
+    m->node_of_member = malloc((size_t) size * sizeof(int));
+    if (!mine || !world || !count || !m->node_of_member) {
+        snprintf(why, whylen, "out of memory");
+        goto done;
+    }
+    PMPI_Comm_group(comm, &g);
+    PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+    for (int i = 0; i < size; i++)
+        mine[i] = i;
+    PMPI_Group_translate_ranks(g, size, mine, wg, world);
+    for (int i = 0; i < size; i++) {
+        if (world[i] == MPI_UNDEFINED || world[i] < 0 || world[i] >= pmpi_tab.world_size) {
+            snprintf(why, whylen, "the communicator has processes outside MPI_COMM_WORLD");
+            goto done;
+        }
+        m->node_of_member[i] = pmpi_tab.node_of_rank[world[i]];
+        count[m->node_of_member[i]]++;
+    }
+    int even = count[0] > 0;
+    for (int v = 1; v < pmpi_tab.nnodes; v++)
+        if (count[v] != count[0])
+            even = 0;
+    if (even) {
+        m->topo = pmpi_tab.topo;
+        nnodes = pmpi_tab.nnodes;
+    } else {
+        if (size > pmpi_set.max_matrix) {
+            snprintf(why, whylen,
+                     "%d processes spread unevenly over the machine "
+                     "(> MPIR_CVAR_RANKMAP_MAX_MATRIX)",
+                     size);
+            goto done;
+        }
+        if (machine_matrix(m, size, why, whylen) != 0)
+            goto done;
+        nnodes = size;
+    }
+    m->first = malloc((size_t) nnodes * sizeof(int));
+    m->next = malloc((size_t) size * sizeof(int));
+    if (!m->first || !m->next) {
+        snprintf(why, whylen, "out of memory");
+        goto done;
+    }
+    for (int v = 0; v < nnodes; v++)
+        m->first[v] = -1;
+    for (int i = size - 1; i >= 0; i--) {
+        m->next[i] = m->first[m->node_of_member[i]];
+        m->first[m->node_of_member[i]] = i;
+    }
+    rc = 0;
+done:
+    if (g != MPI_GROUP_NULL)
+        PMPI_Group_free(&g);
+    if (wg != MPI_GROUP_NULL)
+        PMPI_Group_free(&wg);
+    free(mine);
+    free(world);
+    free(count);
+    if (rc)
+        machine_free(m);
+    return rc;
+}
+
+static void identity_ranks(int size, int ntasks, int *new_of_member)
+{
+    for (int i = 0; i < size; i++)
+        new_of_member[i] = i < ntasks ? i : MPI_UNDEFINED;
+}
+
+/* place[r] = node of task r -> new_of_member[i] = task of member i. */
+static int placement_to_ranks(const comm_machine *m, int size, int ntasks, const int *place,
+                              int *new_of_member)
+{
+    char *taken = calloc((size_t) size, 1), *done = calloc((size_t) ntasks, 1);
+    int rc = 0;
+    if (!taken || !done) {
+        rc = -1;
+        goto out;
+    }
+    for (int i = 0; i < size; i++)
+        new_of_member[i] = MPI_UNDEFINED;
+    /* a member already on the node of its own task keeps its rank */
+    for (int r = 0; r < ntasks && r < size; r++)
+        if (m->node_of_member[r] == place[r]) {
+            new_of_member[r] = r;
+            taken[r] = done[r] = 1;
+        }
+    for (int r = 0; r < ntasks; r++) {
+        if (done[r])
+            continue;
+        int i = m->first[place[r]];
+        while (i >= 0 && taken[i])
+            i = m->next[i];
+        if (i < 0) { /* the mapper put more tasks on a node than it has members */
+            rc = -1;
+            goto out;
+        }
+        new_of_member[i] = r;
+        taken[i] = 1;
+    }
+out:
+    free(taken);
+    free(done);
+    return rc;
+}
+
+/* Rank 0: maps the graph and fills new_of_member[size] (identity on failure). */
+static void compute_ranks(MPI_Comm comm, int size, const char *what, int ntasks,
+                          rankmap_graph_t graph, const rankmap_options *base,
+                          int *new_of_member)
+{
+    comm_machine m;
+    char why[600] = "";
+    int *place = NULL, *before = NULL, ok = 0;
+    rankmap_report rep, rep0;
+
+    identity_ranks(size, ntasks, new_of_member);
+    memset(&m, 0, sizeof(m));
+    if (!graph) {
+        snprintf(why, sizeof(why), "%s", rankmap_last_error());
+        goto out;
+    }
+    if (machine_build(comm, size, &m, why, sizeof(why)) != 0)
+        goto out;
+    place = malloc((size_t) ntasks * sizeof(int));
+    before = malloc((size_t) ntasks * sizeof(int));
+    if (!place || !before) {
+        snprintf(why, sizeof(why), "out of memory");
+        goto out;
+    }
+    rankmap_options opts = *base;
+    opts.algorithm = pmpi_set.algorithm;
+    opts.seed = (uint64_t) pmpi_set.seed;
+    opts.time_limit = pmpi_set.time_limit;
+    opts.verbose = pmpi_set.verbose >= 2 ? 2 : 0;
+
+    /* the current order: task r on the node of member r */
+    for (int r = 0; r < ntasks; r++)
+        before[r] = m.node_of_member[r];
+    int have_before = rankmap_evaluate(m.topo, graph, before, &rep0) == RANKMAP_OK;
+    int rc = rankmap_map(m.topo, graph, &opts, place, &rep);
+    if (rc != RANKMAP_OK) {
+        snprintf(why, sizeof(why), "%s%s", rc == RANKMAP_ERR_TIMEOUT ? "timeout: " : "",
+                 rankmap_last_error());
+        goto out;
+    }
+    if (placement_to_ranks(&m, size, ntasks, place, new_of_member) != 0) {
+        identity_ranks(size, ntasks, new_of_member);
+        snprintf(why, sizeof(why), "placement of %s does not fit the processes' nodes",
+                 rep.algorithm);
+        goto out;
+    }
+    if (have_before && rep.F >= rep0.F) {
+        /* no gain over the current order: every process keeps its rank */
+        identity_ranks(size, ntasks, new_of_member);
+        rep.F = rep0.F;
+        snprintf(rep.algorithm, sizeof(rep.algorithm), "identity (no gain)");
+    }
+    ok = 1;
+    if (pmpi_set.verbose)
+        pmpi_say("%s: %d tasks, F %g -> %g (F_min %g), %s, %.3f ms", what, ntasks,
+                 have_before ? rep0.F : -1.0, rep.F, rep.F_min, rep.algorithm,
+                 1e3 * rep.seconds);
+out:
+    if (!ok)
+        pmpi_say("%s: reorder kept the identity order (%s)", what, why);
+    machine_free(&m);
+    free(place);
+    free(before);
+}
+
+/* All ranks: rank 0 computes, everyone gets pair[0] = its new rank and
+ * pair[1] = the old rank that receives its vertex (MPI_UNDEFINED if none).
+ * Frees graph. */
+static int reorder_collective(MPI_Comm comm, const char *what, int ntasks, rankmap_graph_t graph,
+                              const rankmap_options *opts, int pair[2])
+{
+    int rank, size, rc;
+    int *sendbuf = NULL, *new_of_member = NULL;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    if (rank == 0) {
+        new_of_member = malloc((size_t) size * sizeof(int));
+        sendbuf = malloc(2 * (size_t) size * sizeof(int));
+        if (!new_of_member || !sendbuf) {
+            /* still take part in the scatter: everyone keeps its rank */
+            free(sendbuf);
+            sendbuf = malloc(2 * (size_t) size * sizeof(int));
+        }
+        if (new_of_member)
+            compute_ranks(comm, size, what, ntasks, graph, opts, new_of_member);
+        for (int i = 0; sendbuf && i < size; i++)
+            sendbuf[2 * i + 1] = MPI_UNDEFINED;
+        for (int i = 0; sendbuf && i < size; i++) {
+            int v = new_of_member ? new_of_member[i] : (i < ntasks ? i : MPI_UNDEFINED);
+            sendbuf[2 * i] = v;
+            if (v != MPI_UNDEFINED)
+                sendbuf[2 * v + 1] = i;
+        }
+    }
+    if (graph)
+        rankmap_graph_free(graph);
+    rc = PMPI_Scatter(sendbuf, 2, MPI_INT, pair, 2, MPI_INT, 0, comm);
+    free(sendbuf);
+    free(new_of_member);
+    return rc;
+}
+
+static int hooks_apply(MPI_Comm comm, int ntasks)
+{
+    int inter = 0, size = 0;
+    if (!pmpi_tab.enabled || comm == MPI_COMM_NULL)
+        return 0;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
+        return 0;
+    PMPI_Comm_size(comm, &size);
+    return ntasks > 1 && ntasks <= size;
+}
+
+/* The processes in the new order: rank pair[0], or no communicator. */
+static int split_in_order(MPI_Comm comm, int newrank, MPI_Comm *out)
+{
+    return PMPI_Comm_split(comm, newrank == MPI_UNDEFINED ? MPI_UNDEFINED : 0,
+                           newrank == MPI_UNDEFINED ? 0 : newrank, out);
+}
+
+/* ---- MPI_Init / MPI_Finalize -------------------------------------------------- */
+
+static int after_init(int rc)
+{
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (pmpi_table_init() != MPI_SUCCESS) {
+        /* MPIR_CVAR_RANKMAP_STRICT: MPI_Init fails (the default handler aborts) */
+        PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_OTHER);
+        return MPI_ERR_OTHER;
+    }
+    pmpi_bcast_init();
+    return MPI_SUCCESS;
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+    return after_init(chain_init(argc, argv, (void *) MPI_Init));
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    return after_init(chain_init_thread(argc, argv, required, provided, (void *) MPI_Init_thread));
+}
+
+int MPI_Finalize(void)
+{
+    pmpi_table_finalize();
+    return chain_finalize((void *) MPI_Finalize);
+}
+
+/* ---- MPI_Cart_create / MPI_Cart_map --------------------------------------------- */
+
+static int cart_pair(MPI_Comm comm, int ndims, const int dims[], const int periods[], int pair[2])
+{
+    int rank, ntasks = 1;
+    PMPI_Comm_rank(comm, &rank);
+    for (int i = 0; i < ndims; i++)
+        ntasks *= dims[i];
+    rankmap_graph_t graph = NULL;
+    rankmap_options opts;
+    rankmap_options_init(&opts);
+    char what[96];
+    int len = snprintf(what, sizeof(what), "MPI_Cart ");
+    for (int i = 0; i < ndims && len < (int) sizeof(what) - 16; i++)
+        len += snprintf(what + len, sizeof(what) - (size_t) len, i ? "x%d%s" : "%d%s", dims[i],
+                        periods[i] ? "p" : "");
+    if (rank == 0) {
+        if (rankmap_graph_cartesian(ndims, dims, periods, &graph) != RANKMAP_OK)
+            graph = NULL;
+        opts.cart_ndims = ndims;
+        for (int i = 0; i < ndims; i++) {
+            opts.cart_dims[i] = dims[i];
+            opts.cart_periods[i] = periods[i] ? 1 : 0;
+        }
+    }
+    return reorder_collective(comm, what, ntasks, graph, &opts, pair);
+}
+
+static int cart_applies(MPI_Comm comm, int ndims, const int dims[])
+{
+    long ntasks = 1;
+    if (ndims <= 0 || ndims > RANKMAP_MAX_DIMS || !dims)
+        return 0;
+    for (int i = 0; i < ndims; i++) {
+        if (dims[i] <= 0)
+            return 0; /* MPI reports the error */
+        ntasks *= dims[i];
+        if (ntasks > 0x7fffffffL)
+            return 0;
+    }
+    return hooks_apply(comm, (int) ntasks);
+}
+
+int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
+                    MPI_Comm *newcomm)
+{
+    if (!(reorder || pmpi_set.force) || !cart_applies(comm, ndims, dims))
+        return PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm);
+    int pair[2], rc;
+    MPI_Comm ordered = MPI_COMM_NULL;
+    if ((rc = cart_pair(comm, ndims, dims, periods, pair)) != MPI_SUCCESS)
+        return rc;
+    if ((rc = split_in_order(comm, pair[0], &ordered)) != MPI_SUCCESS)
+        return rc;
+    if (ordered == MPI_COMM_NULL) {
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    rc = PMPI_Cart_create(ordered, ndims, dims, periods, 0, newcomm);
+    PMPI_Comm_free(&ordered);
+    return rc;
+}
+
+int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank)
+{
+    if (!cart_applies(comm, ndims, dims)) {
+#ifdef RANKMAP_PMPI_SMPI
+        /* SMPI 3.32 has no MPI_Cart_map: the identity map of the standard */
+        int rank = 0;
+        long ntasks = 1;
+        for (int i = 0; i < ndims && dims; i++)
+            ntasks *= dims[i];
+        if (comm == MPI_COMM_NULL || ndims < 0 || PMPI_Comm_rank(comm, &rank) != MPI_SUCCESS)
+            return MPI_ERR_COMM;
+        *newrank = rank < ntasks ? rank : MPI_UNDEFINED;
+        return MPI_SUCCESS;
+#else
+        return PMPI_Cart_map(comm, ndims, dims, periods, newrank);
+#endif
+    }
+    int pair[2], rc = cart_pair(comm, ndims, dims, periods, pair);
+    if (rc == MPI_SUCCESS)
+        *newrank = pair[0];
+    return rc;
+}
+
+/* ---- MPI_Graph_create / MPI_Graph_map --------------------------------------------- */
+
+static int graph_pair(MPI_Comm comm, int nnodes, const int indx[], const int edges[],
+                      int pair[2])
+{
+    int rank;
+    PMPI_Comm_rank(comm, &rank);
+    rankmap_graph_t graph = NULL;
+    rankmap_options opts;
+    rankmap_options_init(&opts);
+    if (rank == 0) {
+        int64_t nedges = indx[nnodes - 1];
+        int *src = malloc((size_t) (nedges + 1) * sizeof(int));
+        if (src && nedges >= 0) {
+            for (int v = 0, e = 0; v < nnodes; v++)
+                for (; e < indx[v] && e < nedges; e++)
+                    src[e] = v;
+            if (rankmap_graph_create(nnodes, nedges, src, edges, NULL, &graph) != RANKMAP_OK)
+                graph = NULL; /* compute_ranks reports rankmap_last_error() */
+        }
+        free(src);
+    }
+    return reorder_collective(comm, "MPI_Graph", nnodes, graph, &opts, pair);
+}
+
+int MPI_Graph_create(MPI_Comm comm, int nnodes, const int indx[], const int edges[], int reorder,
+                     MPI_Comm *newcomm)
+{
+    if (!(reorder || pmpi_set.force) || !indx || !hooks_apply(comm, nnodes))
+        return PMPI_Graph_create(comm, nnodes, indx, edges, reorder, newcomm);
+    int pair[2], rc;
+    MPI_Comm ordered = MPI_COMM_NULL;
+    if ((rc = graph_pair(comm, nnodes, indx, edges, pair)) != MPI_SUCCESS)
+        return rc;
+    if ((rc = split_in_order(comm, pair[0], &ordered)) != MPI_SUCCESS)
+        return rc;
+    if (ordered == MPI_COMM_NULL) {
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    rc = PMPI_Graph_create(ordered, nnodes, indx, edges, 0, newcomm);
+    PMPI_Comm_free(&ordered);
+    return rc;
+}
+
+int MPI_Graph_map(MPI_Comm comm, int nnodes, const int indx[], const int edges[], int *newrank)
+{
+    if (!indx || !hooks_apply(comm, nnodes))
+        return PMPI_Graph_map(comm, nnodes, indx, edges, newrank);
+    int pair[2], rc = graph_pair(comm, nnodes, indx, edges, pair);
+    if (rc == MPI_SUCCESS)
+        *newrank = pair[0];
+    return rc;
+}
+
+/* ---- MPI_Dist_graph_create(_adjacent) ----------------------------------------------- */
+
+static int dist_weight(const int weights[], int i)
+{
+    return (weights == MPI_UNWEIGHTED || weights == MPI_WEIGHTS_EMPTY || !weights) ? 1
+                                                                                   : weights[i];
+}
+
+/* All ranks: gathers (src, dst, weight) triples on rank 0, maps, scatters. */
+static int gather_and_reorder(MPI_Comm comm, const char *what, int m, const int *triples,
+                              int pair[2])
+{
+    int rank, size, rc, mine = 3 * m;
+    int *counts = NULL, *displs = NULL, *all = NULL, *src = NULL, *dst = NULL;
+    double *w = NULL;
+    long long total = 0;
+    rankmap_graph_t graph = NULL;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    if (rank == 0) {
+        counts = malloc((size_t) size * sizeof(int));
+        displs = malloc((size_t) size * sizeof(int));
+    }
+    rc = PMPI_Gather(&mine, 1, MPI_INT, counts, 1, MPI_INT, 0, comm);
+    if (rc != MPI_SUCCESS)
+        goto out;
+    int usable = 1;
+    if (rank == 0) {
+        usable = counts && displs;
+        for (int i = 0; usable && i < size; i++) {
+            displs[i] = (int) total;
+            total += counts[i];
+        }
+        usable = usable && total < 0x7fffffffLL && (all = malloc((size_t) (total + 1) * sizeof(int)));
+        if (!usable) {
+            /* receive nothing; compute_ranks falls back to the identity */
+            free(counts);
+            counts = calloc((size_t) size, sizeof(int));
+            free(displs);
+            displs = calloc((size_t) size, sizeof(int));
+        }
+    }
+    rc = PMPI_Gatherv(triples, mine, MPI_INT, all, counts, displs, MPI_INT, 0, comm);
+    if (rc != MPI_SUCCESS)
+        goto out;
+    if (rank == 0 && usable) {
+        int64_t ne = total / 3;
+        src = malloc((size_t) (ne + 1) * sizeof(int));
+        dst = malloc((size_t) (ne + 1) * sizeof(int));
+        w = malloc((size_t) (ne + 1) * sizeof(double));
+        if (src && dst && w) {
+            for (int64_t e = 0; e < ne; e++) {
+                src[e] = all[3 * e];
+                dst[e] = all[3 * e + 1];
+                w[e] = all[3 * e + 2];
+            }
+            if (rankmap_graph_create(size, ne, src, dst, w, &graph) != RANKMAP_OK)
+                graph = NULL;
+        }
+    }
+    rankmap_options opts;
+    rankmap_options_init(&opts);
+    rc = reorder_collective(comm, what, size, graph, &opts, pair);
+out:
+    free(counts);
+    free(displs);
+    free(all);
+    free(src);
+    free(dst);
+    free(w);
+    return rc;
+}
+
+int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[],
+                          const int destinations[], const int weights[], MPI_Info info,
+                          int reorder, MPI_Comm *newcomm)
+{
+    int size = 0;
+    if (comm != MPI_COMM_NULL)
+        PMPI_Comm_size(comm, &size);
+    if (!(reorder || pmpi_set.force) || !hooks_apply(comm, size) || n < 0)
+        return PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info,
+                                      reorder, newcomm);
+    long m = 0;
+    for (int i = 0; i < n; i++)
+        m += degrees[i] > 0 ? degrees[i] : 0;
+    int *triples = malloc((size_t) (3 * m + 1) * sizeof(int));
+    if (!triples)
+        m = 0; /* this process's edges are not seen by the mapper */
+    for (int i = 0, idx = 0; triples && i < n; i++)
+        for (int j = 0; j < degrees[i]; j++, idx++) {
+            triples[3 * idx] = sources[i];
+            triples[3 * idx + 1] = destinations[idx];
+            triples[3 * idx + 2] = dist_weight(weights, idx);
+        }
+    int pair[2], rc = gather_and_reorder(comm, "MPI_Dist_graph_create", (int) m, triples, pair);
+    free(triples);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Comm ordered = MPI_COMM_NULL;
+    if ((rc = split_in_order(comm, pair[0], &ordered)) != MPI_SUCCESS)
+        return rc;
+    /* the edges name ranks of the new communicator */
+    rc = PMPI_Dist_graph_create(ordered, n, sources, degrees, destinations, weights, info, 0,
+                                newcomm);
+    PMPI_Comm_free(&ordered);
+    return rc;
+}
+
+/* After the split: this process gave the lists of vertex OLD (its old rank)
+ * and plays vertex NEW = its rank in `ordered`, whose lists another process
+ * gave.  The process with new rank OLD plays our vertex: send ours there and
+ * receive (from whoever holds them: exactly one message arrives) ours. */
+static int move_adjacency(MPI_Comm ordered, int old, int *indeg, const int **sources,
+                          const int **sw, int *outdeg, const int **dests, const int **dw,
+                          int **owned)
+{
+    int hdr[4] = { *indeg, *outdeg, *sw != MPI_UNWEIGHTED, *dw != MPI_UNWEIGHTED }, in[4];
+    MPI_Status st;
+    int rc = PMPI_Sendrecv(hdr, 4, MPI_INT, old, 1, in, 4, MPI_INT, MPI_ANY_SOURCE, 1, ordered,
+                           &st);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int from = st.MPI_SOURCE;
+    int ns = hdr[0] * (1 + hdr[2]) + hdr[1] * (1 + hdr[3]);
+    int nr = in[0] * (1 + in[2]) + in[1] * (1 + in[3]);
+    int *sendbuf = malloc((size_t) (ns + 1) * sizeof(int));
+    int *recvbuf = malloc((size_t) (nr + 1) * sizeof(int));
+    if (!sendbuf || !recvbuf) {
+        free(sendbuf);
+        free(recvbuf);
+        return MPI_ERR_NO_MEM;
+    }
+    int k = 0;
+    for (int i = 0; i < hdr[0]; i++)
+        sendbuf[k++] = (*sources)[i];
+    for (int i = 0; hdr[2] && i < hdr[0]; i++)
+        sendbuf[k++] = (*sw)[i];
+    for (int i = 0; i < hdr[1]; i++)
+        sendbuf[k++] = (*dests)[i];
+    for (int i = 0; hdr[3] && i < hdr[1]; i++)
+        sendbuf[k++] = (*dw)[i];
+    rc = PMPI_Sendrecv(sendbuf, ns, MPI_INT, old, 2, recvbuf, nr, MPI_INT, from, 2, ordered,
+                       MPI_STATUS_IGNORE);
+    free(sendbuf);
+    if (rc != MPI_SUCCESS) {
+        free(recvbuf);
+        return rc;
+    }
+    *indeg = in[0];
+    *outdeg = in[1];
+    k = 0;
+    *sources = recvbuf + k;
+    k += in[0];
+    if (in[2]) {
+        *sw = in[0] ? recvbuf + k : MPI_WEIGHTS_EMPTY;
+        k += in[0];
+    } else {
+        *sw = MPI_UNWEIGHTED;
+    }
+    *dests = recvbuf + k;
+    k += in[1];
+    if (in[3])
+        *dw = in[1] ? recvbuf + k : MPI_WEIGHTS_EMPTY;
+    else
+        *dw = MPI_UNWEIGHTED;
+    *owned = recvbuf;
+    return MPI_SUCCESS;
+}
+
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
+                                   const int sourceweights[], int outdegree,
+                                   const int destinations[], const int destweights[],
+                                   MPI_Info info, int reorder, MPI_Comm *newcomm)
+{
+    int size = 0, rank = 0;
+    if (comm != MPI_COMM_NULL) {
+        PMPI_Comm_size(comm, &size);
+        PMPI_Comm_rank(comm, &rank);
+    }
+    if (!(reorder || pmpi_set.force) || !hooks_apply(comm, size) || indegree < 0 ||
+        outdegree < 0)
+        return PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree,
+                                               destinations, destweights, info, reorder,
+                                               newcomm);
+    int *triples = malloc((size_t) (3 * outdegree + 1) * sizeof(int));
+    int m = triples ? outdegree : 0;
+    for (int j = 0; j < m; j++) {
+        triples[3 * j] = rank;
+        triples[3 * j + 1] = destinations[j];
+        triples[3 * j + 2] = dist_weight(destweights, j);
+    }
+    int pair[2], rc = gather_and_reorder(comm, "MPI_Dist_graph_create_adjacent", m, triples, pair);
+    free(triples);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Comm ordered = MPI_COMM_NULL;
+    if ((rc = split_in_order(comm, pair[0], &ordered)) != MPI_SUCCESS)
+        return rc;
+    int *owned = NULL;
+    if (pair[0] != rank) /* moved: take over the lists of the new vertex */
+        rc = move_adjacency(ordered, rank, &indegree, &sources, &sourceweights, &outdegree,
+                            &destinations, &destweights, &owned);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Dist_graph_create_adjacent(ordered, indegree, sources, sourceweights,
+                                             outdegree, destinations, destweights, info, 0,
+                                             newcomm);
+    free(owned);
+    PMPI_Comm_free(&ordered);
+    return rc;
+}

@@ -1,0 +1,48 @@
+// cached_map.cpp -- mapping through the wisdom cache (see cache.hpp): look
+// the job shape up, run the mapper on a miss, store the result.  Shared by
+// the C API (rankmap_map, hence the patched MPICH and the PMPI plugin) and
+// the CLI.  A hit costs the key digest plus the entry's verification.
+#include "common/error.hpp"
+#include "profile/cache.hpp"
+
+namespace rankmap {
+
+CachedMapping map_with_cache(const Graph &g, const Topology &topo, Algorithm alg, const Options &opt,
+                             const std::optional<CartGrid> &grid, const std::string &dir,
+                             std::vector<TracePoint> *trace, const std::function<void(const std::string &)> &progress,
+                             const CacheWarn &warn) {
+    CachedMapping r;
+    Deadline clock(0);
+    CacheKey key;
+    if (!dir.empty()) {
+        key = cache_key(g, topo, algorithm_name(alg), opt, grid);
+        r.path = cache_path(dir, key);
+        if (!trace) {
+            if (auto e = cache_load(dir, key, g, topo, warn)) {
+                r.entry = std::move(*e);
+                r.hit = true;
+                r.seconds = clock.elapsed();
+                return r;
+            }
+        }
+    }
+    ProblemData d = prepare(g, topo);
+    Problem p{g, d.sym, topo, d.cap, d.f_min, grid, opt, Deadline(opt.time_limit), trace, progress};
+    r.entry.place = run_mapper(alg, p);
+    r.entry.seconds = clock.elapsed();
+    if (opt.time_limit > 0 && r.entry.seconds > 1.5 * opt.time_limit + 0.5)
+        throw Error("mapper '" + std::string(algorithm_name(alg)) + "' overran its time limit", ErrorKind::Timeout);
+    r.entry.report = evaluate(g, topo, r.entry.place, d.f_min);
+    r.entry.algorithm = algorithm_name(alg);
+    if (!dir.empty()) {
+        try {
+            cache_store(dir, key, topo, r.entry);
+        } catch (const Error &e) {
+            if (warn) warn(std::string(e.what()) + "; result not cached");
+        }
+    }
+    r.seconds = clock.elapsed();
+    return r;
+}
+
+} // namespace rankmap

@@ -1,0 +1,205 @@
+// profile.cpp -- reader of "rankmap-profile 1" files and the weight choice
+// of seed 002 (§4.1): the median message size decides between message count
+// (latency-bound) and volume (bandwidth-bound).  Reading is O(lines); the
+// median is O(pairs log pairs) without a histogram, O(65) with one.
+#include "profile/profile.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <unordered_map>
+
+#include "common/error.hpp"
+#include "common/text.hpp"
+
+namespace rankmap {
+
+namespace {
+
+constexpr long long kMaxTasks = 1 << 24;
+
+long long field_int(const std::string &name, long lineno, const std::string &what, const std::string &text,
+                    long long lo, long long hi) {
+    long long v;
+    if (!parse_int(text, v))
+        throw Error(where(name, lineno) + what + " '" + text + "' is not a whole number");
+    if (v < lo || v > hi)
+        throw Error(where(name, lineno) + what + " " + text + " is outside " + std::to_string(lo) + ".." +
+                    std::to_string(hi));
+    return v;
+}
+
+std::string fmt_bytes(double b) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.0f B", b);
+    return buf;
+}
+
+} // namespace
+
+Profile parse_profile(std::istream &in, const std::string &name) {
+    Profile p;
+    std::string line;
+    long lineno = 0;
+    bool header = false;
+    std::unordered_map<uint64_t, long> first_line;  // (src, dst) -> line
+    std::array<long, 65> hist_line{};
+    while (std::getline(in, line)) {
+        ++lineno;
+        if (!header) {
+            std::string t = trim(line);
+            if (t != "rankmap-profile 1") {
+                auto f = split(t, " \t");
+                if (f.size() == 2 && f[0] == "rankmap-profile")
+                    throw Error(where(name, lineno) + "profile format version '" + f[1] +
+                                "' is not supported (this rankmap reads version 1)");
+                throw Error(where(name, lineno) + "not a rankmap profile: the first line must be 'rankmap-profile 1'");
+            }
+            header = true;
+            continue;
+        }
+        auto hash = line.find('#');
+        if (hash != std::string::npos) line.resize(hash);
+        auto f = split(line, " \t\r");
+        if (f.empty()) continue;
+        const std::string &kw = f[0];
+        if (kw == "tasks") {
+            if (f.size() != 2) throw Error(where(name, lineno) + "expected 'tasks N'");
+            if (p.ntasks > 0) throw Error(where(name, lineno) + "second 'tasks' line");
+            p.ntasks = static_cast<int>(field_int(name, lineno, "task count", f[1], 1, kMaxTasks));
+        } else if (kw == "meta") {
+            if (f.size() < 2) throw Error(where(name, lineno) + "expected 'meta KEY VALUE...'");
+        } else if (kw == "histogram") {
+            if (f.size() != 3) throw Error(where(name, lineno) + "expected 'histogram K COUNT'");
+            int k = static_cast<int>(field_int(name, lineno, "histogram bin", f[1], 0, 64));
+            long long c = field_int(name, lineno, "histogram count", f[2], 0, INT64_MAX);
+            if (hist_line[k])
+                throw Error(where(name, lineno) + "histogram bin " + f[1] + " already given at line " +
+                            std::to_string(hist_line[k]));
+            hist_line[k] = lineno;
+            p.histogram[k] = c;
+            p.has_histogram = true;
+        } else if (kw == "pair") {
+            if (f.size() != 5) throw Error(where(name, lineno) + "expected 'pair SRC DST COUNT BYTES'");
+            if (p.ntasks == 0) throw Error(where(name, lineno) + "'pair' before the 'tasks N' line");
+            const long long hi = p.ntasks - 1;
+            int s = static_cast<int>(field_int(name, lineno, "source task", f[1], 0, hi));
+            int d = static_cast<int>(field_int(name, lineno, "destination task", f[2], 0, hi));
+            if (s == d) throw Error(where(name, lineno) + "task " + f[1] + " sends to itself");
+            long long c = field_int(name, lineno, "message count", f[3], 1, INT64_MAX);
+            long long b = field_int(name, lineno, "byte count", f[4], 0, INT64_MAX);
+            uint64_t key = static_cast<uint64_t>(s) << 32 | static_cast<uint32_t>(d);
+            auto [it, fresh] = first_line.emplace(key, lineno);
+            if (!fresh)
+                throw Error(where(name, lineno) + "pair " + f[1] + " -> " + f[2] + " already given at line " +
+                            std::to_string(it->second));
+            p.pairs.push_back({s, d, c, b});
+        } else {
+            throw Error(where(name, lineno) + "unknown record '" + kw + "' (tasks, meta, histogram, pair)");
+        }
+    }
+    if (in.bad()) throw Error("profile '" + name + "': read error", ErrorKind::Io);
+    if (!header) throw Error("profile '" + name + "': empty file, expected 'rankmap-profile 1'");
+    if (p.ntasks == 0) throw Error("profile '" + name + "': no 'tasks N' line");
+    return p;
+}
+
+Profile read_profile(const std::string &path) {
+    std::ifstream in(path);
+    if (!in) throw Error("profile '" + path + "': cannot open", ErrorKind::Io);
+    return parse_profile(in, path);
+}
+
+WeightKind parse_weight_kind(const std::string &name) {
+    if (name == "auto") return WeightKind::Auto;
+    if (name == "count") return WeightKind::Count;
+    if (name == "volume") return WeightKind::Volume;
+    throw Error("weights '" + name + "' is unknown (auto, count or volume)");
+}
+
+const char *weight_kind_name(WeightKind k) {
+    switch (k) {
+    case WeightKind::Auto: return "auto";
+    case WeightKind::Count: return "count";
+    case WeightKind::Volume: return "volume";
+    }
+    return "?";
+}
+
+WeightChoice choose_weights(const Profile &p, WeightKind requested, double threshold) {
+    WeightChoice c;
+    c.threshold = threshold > 0 ? threshold : kDefaultThresholdBytes;
+    if (!std::isfinite(c.threshold)) throw Error("threshold must be a finite number of bytes");
+    // Median message size.  With the histogram: the bin holding the middle
+    // message, and a geometric interpolation inside the bin.  Without it:
+    // each pair's messages are taken at their mean size (bytes / count).
+    double total = 0;
+    if (p.has_histogram)
+        for (int64_t h : p.histogram) total += static_cast<double>(h);
+    if (total > 0) {
+        c.from_histogram = true;
+        c.messages = static_cast<int64_t>(total);
+        const double mid = total / 2;
+        double before = 0;
+        for (int k = 0; k <= 64; ++k) {
+            const double h = static_cast<double>(p.histogram[k]);
+            if (h <= 0) continue;
+            if (before + h >= mid) {
+                if (k == 0) c.median_bytes = 0;
+                else c.median_bytes = std::ldexp(1.0, k - 1) * std::exp2((mid - before) / h);
+                break;
+            }
+            before += h;
+        }
+    } else {
+        std::vector<std::pair<double, int64_t>> mean;  // (bytes per message, messages)
+        mean.reserve(p.pairs.size());
+        for (auto &pr : p.pairs) {
+            mean.push_back({static_cast<double>(pr.bytes) / static_cast<double>(pr.count), pr.count});
+            total += static_cast<double>(pr.count);
+        }
+        c.messages = static_cast<int64_t>(total);
+        std::sort(mean.begin(), mean.end());
+        double before = 0;
+        for (auto &[size, cnt] : mean) {
+            before += static_cast<double>(cnt);
+            if (before >= total / 2) {
+                c.median_bytes = size;
+                break;
+            }
+        }
+    }
+    const std::string source = c.from_histogram ? "the size histogram" : "the per-pair mean sizes";
+    const std::string median = "median message size " + fmt_bytes(c.median_bytes) + " over " +
+                               std::to_string(c.messages) + " messages (from " + source + ")";
+    if (requested != WeightKind::Auto) {
+        c.kind = requested;
+        c.forced = true;
+        c.reason = std::string("forced by the user (") + median + ")";
+        return c;
+    }
+    if (c.messages == 0) {
+        c.kind = WeightKind::Count;
+        c.reason = "no messages in the profile; message count by default";
+    } else if (c.median_bytes >= c.threshold) {
+        c.kind = WeightKind::Volume;
+        c.reason = median + " >= threshold " + fmt_bytes(c.threshold) + ": bandwidth-bound, weights = bytes";
+    } else {
+        c.kind = WeightKind::Count;
+        c.reason = median + " < threshold " + fmt_bytes(c.threshold) + ": latency-bound, weights = message count";
+    }
+    return c;
+}
+
+Graph profile_graph(const Profile &p, WeightKind kind) {
+    if (kind == WeightKind::Auto) throw Error("profile_graph: choose count or volume first (choose_weights)");
+    std::vector<Edge> es;
+    es.reserve(p.pairs.size());
+    for (auto &pr : p.pairs)
+        es.push_back({pr.src, pr.dst,
+                      static_cast<double>(kind == WeightKind::Count ? pr.count : pr.bytes)});
+    return Graph::from_edges(p.ntasks, es);
+}
+
+} // namespace rankmap
