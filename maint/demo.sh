@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # maint/demo.sh -- the main demo, from a fresh Debian bookworm machine:
-# installs the Debian packages, builds rankmap in _build/main, then maps the
-# seeds' workloads (seed 000: cubic1 and cubic2 with scrambled labels,
-# SAGE-like, UMT-like) on an 8x8x8 torus with every mapper and Scotch in the
-# same run, printing the comparison table (bench/mapping --quick).
+# installs the Debian packages, builds rankmap and the patched MPICH in
+# _build/main (installed into _build/install), then shows
+#   1. one mapping with the CLI (cubic1 of seed 000, labels scrambled);
+#   2. an unmodified MPI program (built with Debian's mpicc.mpich) getting
+#      reordered ranks from the patched MPICH on a declared virtual torus;
+#   3. the fast subset of the SimGrid evaluation: simulated communication
+#      time of rank order vs rankmap's placement (bench/simgrid/run.py --quick);
+#   4. the seeds' workloads on torus:8x8x8 with every mapper against Scotch
+#      (bench/mapping --quick).
 source "$(dirname "$0")/common.sh"
-echo "rankmap demo: building in _build/main (logs there) ..."
+echo "rankmap demo: building in _build/main (logs there; the first build of the patched MPICH takes ~10 min) ..."
 build_in "$src/_build/main" --prefix="$src/_build/install"
 cd "$src/_build/main"
+inst=$src/_build/install
 
 echo
 echo "== 1. one mapping with the CLI: cubic1 of seed 000, labels scrambled, on torus:8x8x8 =="
@@ -16,6 +22,22 @@ echo "-- rank order (what MPI does today):"
 ./rankmap map --topology torus:8x8x8 --graph cubic1-scrambled.edges --algorithm identity
 echo "-- rankmap's default mapper (auto):"
 ./rankmap map --topology torus:8x8x8 --graph cubic1-scrambled.edges --out cubic1.map
+
 echo
-echo "== 2. the seeds' workloads on torus:8x8x8: every mapper against Scotch (bench/mapping --quick) =="
+echo "== 2. an unmodified program under the patched MPICH: 32 ranks on a virtual torus:4x4x2 =="
+echo "   (built with Debian's mpicc.mpich; the ranks are scattered over the torus at random,"
+echo "    MPIR_CVAR_RANKMAP_MAPPING=random:7, so reorder=1 has work to do)"
+mpicc.mpich -O2 -o reorder_demo "$src/bench/reorder_demo.c"
+echo "-- Debian's MPICH (reorder ignored):"
+mpiexec.mpich -n 32 ./reorder_demo 4 4 2 5 4096
+echo "-- the same binary against the patched MPICH (LD_LIBRARY_PATH only):"
+LD_LIBRARY_PATH="$inst/lib" MPIR_CVAR_RANKMAP_TOPOLOGY=torus:4x4x2 MPIR_CVAR_RANKMAP_MAPPING=random:7 \
+  MPIR_CVAR_RANKMAP_VERBOSE=1 "$inst/bin/mpiexec" -n 32 ./reorder_demo 4 4 2 5 4096
+
+echo
+echo "== 3. simulated torus (SimGrid SMPI): communication time, rank order vs rankmap (bench/simgrid/run.py --quick) =="
+/usr/bin/python3 "$src/bench/simgrid/run.py" --quick --build "$src/_build/main" --out "$src/_build/simgrid"
+
+echo
+echo "== 4. the seeds' workloads on torus:8x8x8: every mapper against Scotch (bench/mapping --quick) =="
 ./bench/mapping --quick
