@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/text.hpp"
 #include "cost/cost.hpp"
 #include "graph/graph.hpp"
 #include "map/mapper.hpp"
@@ -66,14 +67,8 @@ struct Args {
     bool verbose = false;
 };
 
-std::vector<std::string> split_list(const std::string &s) {
-    std::vector<std::string> out;
-    std::stringstream in(s);
-    std::string item;
-    while (std::getline(in, item, ','))
-        if (!item.empty()) out.push_back(item);
-    return out;
-}
+// comma-separated list, empty items dropped
+std::vector<std::string> split_list(const std::string &s) { return rankmap::split(s, ","); }
 
 [[noreturn]] void usage(const std::string &msg) {
     std::fprintf(stderr,

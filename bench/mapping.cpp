@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/text.hpp"
 #include "cost/cost.hpp"
 #include "graph/graph.hpp"
 #include "map/mapper.hpp"
@@ -92,14 +93,8 @@ struct Row {
     double auto_vs_scotch = -1;  // auto rows only, when a Scotch row succeeded
 };
 
-std::vector<std::string> split_list(const std::string &s) {
-    std::vector<std::string> out;
-    std::stringstream in(s);
-    std::string item;
-    while (std::getline(in, item, ','))
-        if (!item.empty()) out.push_back(item);
-    return out;
-}
+// comma-separated list, empty items dropped
+std::vector<std::string> split_list(const std::string &s) { return rankmap::split(s, ","); }
 
 [[noreturn]] void usage(const std::string &msg) {
     std::fprintf(stderr,

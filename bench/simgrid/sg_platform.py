@@ -27,6 +27,7 @@ three-tier: 4 + 4 nodes on two switches joined by gigabit (Itanium, 8x2) or
   cores of one node: shared-memory link of 2 GB/s, 1 us (an assumption).
   Host of (switch s, node n, core c) is "s<s>-n<n>-c<c>", n numbered globally.
 """
+import os
 import sys
 
 TORUS_BW = 154e6      # bytes/s per link and direction
@@ -59,20 +60,10 @@ def prod(xs):
     return p
 
 
-def coords_of(i, dims):
-    c = []
-    for e in dims:
-        c.append(i % e)
-        i //= e
-    return c
-
-
-def index_of(c, dims):
-    i, m = 0, 1
-    for x, e in zip(c, dims):
-        i += x * m
-        m *= e
-    return i
+# rank <-> coordinates, first dimension fastest: shared with the broadcast
+# benchmark's generator
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bcast"))
+from gen_platform import coords as coords_of, index as index_of  # noqa: E402
 
 
 def torus_xml(dims):
