@@ -30,7 +30,10 @@
 // cold chain takes 90-150 % instead of 30 %: see below).  With
 // Options::time_limit the deadline is hard (annealing shortens its steps,
 // then stops, when behind); without it the default budget is a target and
-// the work stops only at min(10 x budget, budget + 15 s).
+// the work stops only at a safety net of min(10 x budget, budget + 15 s),
+// but never before 10 s: small jobs have budgets of a tenth of a second, and
+// a net that tight is reached on a loaded machine or under sanitizers, which
+// would make the result depend on the clock.
 //
 // Cost: that of its parts -- O(N + E) for grid recognition, O(E log N) for
 // greedy, O(sweeps * N * degree) for annealing; memory O(N + E + P K).
@@ -75,10 +78,10 @@ std::vector<int> map_auto(const Problem &p) {
     // The work is sized from the budget's nominal value (deterministic); the
     // deadline itself is the caller's when given.
     // Without a time limit the default budget only sizes the work and the
-    // hard deadline is 10x that (a safety net for a heavily loaded
-    // machine), so the result does not depend on the clock.
+    // hard deadline is 10x that, at least 10 s (a safety net for a heavily
+    // loaded machine), so the result does not depend on the clock.
     const double budget = p.deadline.limit() > 0 ? p.deadline.limit() : default_budget(N);
-    const Deadline dl = p.deadline.limit() > 0 ? p.deadline : Deadline(std::min(10 * budget, budget + 15));
+    const Deadline dl = p.deadline.limit() > 0 ? p.deadline : Deadline(std::max(10.0, std::min(10 * budget, budget + 15)));
     const double tol = 1e-9 * std::max(1.0, p.f_min);
 
     std::vector<int> best;

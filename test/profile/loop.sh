@@ -30,6 +30,13 @@ for p in "$B/.libs/librankmap-profile.so" "$B/src/pmpi/.libs/librankmap-profile.
   [ -f "$p" ] && { PROF=$p; break; }
 done
 [ -n "$PROF" ] || { echo "loop.sh: FAIL: the profiler librankmap-profile.so is not built in $B (src/pmpi)"; exit 1; }
+# A profiler built with --enable-sanitizers needs the ASan runtime first in
+# the process, which an uninstrumented MPI program preloading it lacks: the
+# main (uninstrumented) build runs this test.
+if ldd "$PROF" 2>/dev/null | grep -q 'libasan'; then
+  echo "loop.sh: SKIP: $PROF is built with sanitizers and cannot be preloaded into an uninstrumented program"
+  exit 77
+fi
 
 tmp=$(mktemp -d /tmp/rankmap-loop-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
