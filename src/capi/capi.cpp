@@ -262,13 +262,17 @@ int rankmap_evaluate(rankmap_topology_t topo, rankmap_graph_t graph, const int *
 int rankmap_profile_read(const char *path, rankmap_weights weights, double threshold, rankmap_graph_t *graph,
                          rankmap_weights *chosen, double *median_bytes) {
     CHECK_ARG(path && graph, "NULL argument");
-    CHECK_ARG(weights == RANKMAP_WEIGHTS_AUTO || weights == RANKMAP_WEIGHTS_COUNT || weights == RANKMAP_WEIGHTS_VOLUME,
+    // A C caller may pass any int: read it as one (loading an out-of-range
+    // value through the enum type is undefined behaviour in C++).
+    int w;
+    std::memcpy(&w, &weights, sizeof w);
+    CHECK_ARG(w == RANKMAP_WEIGHTS_AUTO || w == RANKMAP_WEIGHTS_COUNT || w == RANKMAP_WEIGHTS_VOLUME,
               "weights must be RANKMAP_WEIGHTS_AUTO, _COUNT or _VOLUME");
     CHECK_ARG(threshold == threshold, "threshold is not a number");
     return guarded([&] {
         auto prof = rankmap::read_profile(path);
-        const auto want = weights == RANKMAP_WEIGHTS_COUNT    ? rankmap::WeightKind::Count
-                          : weights == RANKMAP_WEIGHTS_VOLUME ? rankmap::WeightKind::Volume
+        const auto want = w == RANKMAP_WEIGHTS_COUNT    ? rankmap::WeightKind::Count
+                          : w == RANKMAP_WEIGHTS_VOLUME ? rankmap::WeightKind::Volume
                                                               : rankmap::WeightKind::Auto;
         auto c = rankmap::choose_weights(prof, want, threshold);
         auto h = std::make_unique<rankmap_graph_s>();
