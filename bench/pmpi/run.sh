@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/pmpi/run.sh BUILD_DIR [--ranks "8 27"] [--sizes "8 16 32"] [--reps 5] [--iters N] [--bursts 1000] [--mpi mpich|openmpi]
+# bench/pmpi/run.sh BUILD_DIR [--ranks "8 27"] [--sizes "8 16 32"] [--reps 5] [--iters N] [--bursts 1000] [--mpi mpich|openmpi] [--perf]
 #
 # Overhead of the traffic profiler (librankmap-profile).  First the cost of
 # one MPI_Isend call with and without it (bench/pmpi/isend_cost.c, 2 ranks,
@@ -13,10 +13,14 @@
 # interleaved, so load from other jobs hits them alike.  The profiled runs
 # write their profile to a scratch file whose pair count is checked
 # (6 neighbours per rank, fewer when a grid dimension is 1 or 2).
+# --perf (needs `perf`, Debian package linux-perf): a last, sampled run of
+# the profiled halo exchange at the first rank count and face size prints
+# the share of CPU samples spent in librankmap-profile, a measure of the
+# profiler's cost that run-to-run scatter does not blur.
 set -euo pipefail
 build=${1:?usage: bench/pmpi/run.sh BUILD_DIR [--ranks LIST] [--sizes LIST] [--reps R] [--iters N] [--mpi mpich|openmpi]}
 shift
-ranks="8 27" sizes="8 16 32" reps=5 iters=0 bursts=1000 mpi=mpich
+ranks="8 27" sizes="8 16 32" reps=5 iters=0 bursts=1000 mpi=mpich perf=0
 while [ $# -gt 0 ]; do
   case $1 in
     --ranks) ranks=$2; shift 2 ;;
@@ -25,6 +29,7 @@ while [ $# -gt 0 ]; do
     --iters) iters=$2; shift 2 ;;
     --bursts) bursts=$2; shift 2 ;;
     --mpi) mpi=$2; shift 2 ;;
+    --perf) perf=1; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -75,7 +80,12 @@ worst=0
 for np in $ranks; do
   for n in $sizes; do
     it=$iters
-    [ "$it" -gt 0 ] || it=$(( n <= 8 ? 200 : n <= 16 ? 100 : 50 ))
+    # default: runs of ~0.1 s when every rank has a core (iterations take
+    # microseconds), fewer when oversubscribed (milliseconds of scheduling)
+    if [ "$it" -le 0 ]; then
+      if [ "$np" -le "$(nproc)" ]; then it=$(( n <= 8 ? 20000 : n <= 16 ? 4000 : 1000 ))
+      else it=$(( n <= 8 ? 200 : n <= 16 ? 100 : 50 )); fi
+    fi
     : >"$work/base" ; : >"$work/prof" ; : >"$work/ratio"
     for r in $(seq "$reps"); do
       b1=$(once "$np" "$n" "$it")
@@ -97,3 +107,19 @@ echo
 awk -v w="$worst" 'BEGIN {printf "largest profiled/baseline ratio: %.3f (target < 1.05): %s\n", w, (w < 1.05 ? "PASS" : "MISS")}'
 echo "(on an oversubscribed machine an iteration takes milliseconds of scheduling; the profiler's own cost is"
 echo " the added ns/call of the first table times 6 sends per iteration)"
+
+if [ "$perf" = 1 ]; then
+  if ! command -v perf >/dev/null 2>&1; then
+    echo; echo "--perf: perf not found (apt-get install linux-perf): sampled run skipped"
+  else
+    np=${ranks%% *} n=${sizes%% *}
+    it=$iters; [ "$it" -gt 0 ] || it=$(( np <= $(nproc) ? 100000 : 1000 ))
+    RANKMAP_PROFILE=$work/halo.prof perf record -q -o "$work/perf.data" -- \
+      "${run[@]}" $(pre) -n "$np" "$work/halo3d" "$n" "$it" >/dev/null 2>&1 || true
+    share=$(perf report -i "$work/perf.data" --no-children --sort dso -g none 2>/dev/null \
+            | awk '$2 ~ /^librankmap-profile/ {sub("%", "", $1); s += $1} END {printf "%.2f", s + 0}')
+    echo
+    echo "sampled profiled run ($np ranks, face $((n * n * 8)) bytes, $it iterations, perf record):"
+    echo "share of all CPU samples in librankmap-profile: $share %"
+  fi
+fi

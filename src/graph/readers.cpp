@@ -22,6 +22,10 @@ bool ends_with(const std::string &s, const std::string &suffix) {
 }
 
 constexpr long long kMaxTasks = 1 << 24;
+// Without a "# tasks: N" line the task count is implied by the largest task
+// number; above this a typo (or a stray id) would silently create millions
+// of idle tasks, so larger graphs must declare their size.
+constexpr long long kMaxImplied = 1 << 20;
 
 double parse_weight(const std::string &path, long lineno, const std::string &text) {
     double w;
@@ -66,6 +70,10 @@ Graph read_edge_list(const std::string &path) {
         if (!parse_int(f[1], d)) throw Error(where(path, lineno) + "task '" + f[1] + "' is not a whole number");
         if (s < 0 || d < 0) throw Error(where(path, lineno) + "task numbers must be >= 0 (they are 0-based)");
         if (s >= kMaxTasks || d >= kMaxTasks) throw Error(where(path, lineno) + "task number too large");
+        if (declared < 0 && (s >= kMaxImplied || d >= kMaxImplied))
+            throw Error(where(path, lineno) + "task " + std::to_string(s >= kMaxImplied ? s : d) +
+                        " needs a '# tasks: N' line before the edges (without it task numbers must be < " +
+                        std::to_string(kMaxImplied) + ")");
         if (declared >= 0 && (s >= declared || d >= declared))
             throw Error(where(path, lineno) + "task " + std::to_string(s >= declared ? s : d) +
                         " is >= the declared task count " + std::to_string(declared));

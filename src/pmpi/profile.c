@@ -88,10 +88,17 @@ typedef struct rank_table {
 /* Last communicator looked up by this thread.  A freed communicator's
  * handle may be reused, so every delete of a table bumps the generation and
  * a cache entry from an older generation is not trusted. */
+/* initial-exec TLS: no __tls_get_addr call on every send (the library is
+ * preloaded or linked, so glibc places it in the static TLS block) */
+#if defined(__GNUC__)
+#define PROF_TLS __thread __attribute__((tls_model("initial-exec")))
+#else
+#define PROF_TLS __thread
+#endif
 static uint64_t table_generation;
-static __thread MPI_Comm cache_comm;
-static __thread rank_table *cache_table;
-static __thread uint64_t cache_generation;
+static PROF_TLS MPI_Comm cache_comm;
+static PROF_TLS rank_table *cache_table;
+static PROF_TLS uint64_t cache_generation;
 
 static int table_delete(MPI_Comm comm, int keyval, void *value, void *extra)
 {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 
 #include "common/error.hpp"
 #include "fixtures.hpp"
@@ -90,4 +91,29 @@ TEST(Readers, BadFilesNameTheFileAndLine) {
     EXPECT_NE(error_of("bad-not-square.mat").find("more rows than columns"), std::string::npos);
     EXPECT_NE(error_of("missing.edges").find("cannot open"), std::string::npos);
     EXPECT_NE(error_of("triangle-3.graph", "xml").find("graph format 'xml' is unknown"), std::string::npos);
+}
+
+// A stray huge task number must not silently create millions of idle tasks:
+// without "# tasks: N" ids stay below 2^20; with it the declared size rules.
+TEST(Readers, HugeTaskNumberNeedsDeclaredCount) {
+    std::string path = ::testing::TempDir() + "/huge.edges";
+    {
+        std::ofstream out(path);
+        out << "0 1\n3 10290291\n";
+    }
+    try {
+        read_graph(path);
+        ADD_FAILURE() << "an implied task count of 10290292 was accepted";
+    } catch (const Error &e) {
+        EXPECT_NE(std::string(e.what()).find("huge.edges:2: task 10290291 needs a '# tasks: N' line"),
+                  std::string::npos)
+            << e.what();
+    }
+    {
+        std::ofstream out(path);
+        out << "# tasks: 2000000\n0 1\n3 1999999 2\n";
+    }
+    Graph g = read_graph(path);
+    EXPECT_EQ(g.n(), 2000000);
+    EXPECT_DOUBLE_EQ(g.out_weight(3), 2);
 }
