@@ -23,7 +23,7 @@ those the question "is the torus broadcast at least F times faster?" is
 answered without finishing them: the torus broadcast is simulated first (same
 run), then each built-in, one size per simulation, with SimGrid's
 debug/breakpoint set to its start + factor x the torus time (the start comes
-from a 1-byte calibration run of the same algorithm: everything before the
+from a 4 KiB calibration run of the same algorithm: everything before the
 broadcast is the same).  SimGrid stops the simulation (SIGTRAP) when the
 simulated clock gets there.  If the built-in had not printed its result by
 then, its time is at least factor x t_torus minus twice the calibrated time
@@ -131,13 +131,15 @@ def bound_sweep(a, exe, plats, hosts, n):
         rows.append(("torus", "torus", size, t))
     save()
     for alg in algs:
-        cal = {}
-        _, res1, wall = run_one(exe, plat, hosts, n, a.dims, 1, alg, [1], a.timeout, info=cal)
-        if ("START", 1) not in cal or ("END", 1) not in cal:
+        # calibration: a small broadcast (4 KiB: some SMPI algorithms fall
+        # back to another below one byte per rank, arrival_scatter crashes)
+        cal, csz = {}, 4096
+        _, res1, wall = run_one(exe, plat, hosts, n, a.dims, 1, alg, [csz], a.timeout, info=cal)
+        if ("START", csz) not in cal or ("END", csz) not in cal:
             print(f"# {alg}: calibration run gave no START/END line (rc {cal.get('rc')}): skipped",
                   file=sys.stderr, flush=True)
             continue
-        t0, end_dt = cal[("START", 1)], cal[("END", 1)]
+        t0, end_dt = cal[("START", csz)], cal[("END", csz)]
         for size in sizes:
             if size not in tor:
                 continue

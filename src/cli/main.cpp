@@ -50,7 +50,7 @@ const char *kUsage =
     "  rankmap --help | --version\n"
     "topologies: torus:8x8x8  mesh:8x4x4  torus:8x8x8x2:local=0.5  tree:4x2x8:cost=100,10,1\n"
     "            file:PATH    options :metric=hops|dim|euclid  :slots=K (tasks per node)\n"
-    "algorithms: auto (default), identity, random, order, cart, greedy, anneal, dc-anneal, kl, scotch\n";
+    "algorithms: auto (default), identity, random, order, cart, greedy, anneal, dc-anneal, kl, scotch,\n            hier (trees), congestion (auto + busiest-link refinement)\n";
 
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;

@@ -19,7 +19,7 @@ constexpr NameEntry kNames[] = {
     {Algorithm::Cartesian, "cart"},      {Algorithm::Greedy, "greedy"},
     {Algorithm::Anneal, "anneal"},       {Algorithm::DivideAnneal, "dc-anneal"},
     {Algorithm::KernighanLin, "kl"},     {Algorithm::Scotch, "scotch"},
-    {Algorithm::Hier, "hier"},
+    {Algorithm::Hier, "hier"},           {Algorithm::Congestion, "congestion"},
 };
 } // namespace
 
@@ -72,6 +72,7 @@ std::vector<int> run_mapper(Algorithm a, const Problem &p) {
     case Algorithm::Scotch: place = map_scotch(p); break;
     case Algorithm::Hier: place = map_hier(p); break;
     case Algorithm::Auto: place = map_auto(p); break;
+    case Algorithm::Congestion: place = map_congestion(p); break;
     }
     try {
         check_placement(p.topo, p.g.n(), place);

@@ -32,6 +32,7 @@ enum class Algorithm {
     KernighanLin, // seed 002 pair exchange with incremental gains
     Scotch,       // Scotch's SCOTCH_graphMap (peer, if built with Scotch)
     Hier,         // tree topologies: multisection along the tiers + refinement
+    Congestion,   // auto, then refined for the busiest link (torus/mesh routes)
     Auto          // default: combines the above within the time budget
 };
 
@@ -103,6 +104,7 @@ std::vector<int> map_kernighan_lin(const Problem &p);
 std::vector<int> map_scotch(const Problem &p);
 std::vector<int> map_hier(const Problem &p);
 std::vector<int> map_auto(const Problem &p);
+std::vector<int> map_congestion(const Problem &p);
 
 // Refiners used by the composite mappers: improve `place` in place.
 // anneal_refine: Metropolis annealing from a start placement; kl_refine:

@@ -56,7 +56,7 @@ struct Fixture {
 };
 
 const Algorithm kOptimisers[] = {Algorithm::Greedy, Algorithm::Anneal, Algorithm::DivideAnneal,
-                                 Algorithm::KernighanLin, Algorithm::Auto};
+                                 Algorithm::KernighanLin, Algorithm::Auto, Algorithm::Congestion};
 
 void expect_capacity(const Fixture &f, const std::vector<int> &place) {
     ASSERT_EQ(place.size(), static_cast<size_t>(f.g.n()));
@@ -275,4 +275,21 @@ TEST(Auto, IsAtLeastAsGoodAsGreedy) {
     double greedy = f.F(run_mapper(Algorithm::Greedy, f.problem()));
     double best = f.F(run_mapper(Algorithm::Auto, f.problem()));
     EXPECT_LE(best, greedy);
+}
+
+// The link-load mapper starts from auto's placement and keeps a result only
+// if its busiest link (dimension-order routes) is lighter.
+TEST(Congestion, LightensTheBusiestLinkOfAutosPlacement) {
+    Fixture f(random_graph(256, 6, 23), "torus:8x8x4");
+    const std::vector<int> a = run_mapper(Algorithm::Auto, f.problem());
+    const std::vector<int> c = run_mapper(Algorithm::Congestion, f.problem());
+    expect_capacity(f, c);
+    const double la = evaluate(f.g, *f.topo, a).max_link_load, lc = evaluate(f.g, *f.topo, c).max_link_load;
+    EXPECT_LT(lc, la);
+}
+
+TEST(Congestion, ReturnsTheStartWhereThereAreNoRoutesToImprove) {
+    // one task per node of a 2-node ring: nothing to exchange that helps
+    Fixture f(Graph::from_edges(2, {{0, 1, 5.0}, {1, 0, 5.0}}), "torus:2");
+    EXPECT_EQ(run_mapper(Algorithm::Congestion, f.problem()), run_mapper(Algorithm::Auto, f.problem()));
 }
