@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """run.py -- the seeds' experiments on simulated machines (SimGrid SMPI).
 
-  bench/simgrid/run.py [--quick | --smoke] [--build DIR] [--out DIR] [--jobs N]
+  bench/simgrid/run.py [--quick | --smoke | --irregular] [--build DIR] [--out DIR] [--jobs N]
 
 Builds the MPI kernels (kernels/*.c) with SimGrid's smpicc, generates the
 platforms (sg_platform.py), the communication graphs (`rankmap gen`) and the
@@ -17,6 +17,8 @@ then the issue's targets with PASS/MISS.  Writes DIR/<mode>.csv, .md and
             the three-tier 8x4 cluster; a few minutes on a quiet machine.
   --smoke   CTest smoke test: scrambled cubic1 on a 4x4x2 torus, rank order
             vs rankmap; exit 1 unless rankmap's time is lower.
+  --irregular  SAGE-like and UMT-like on the 8x8x8 torus only: rank order,
+            rankmap auto and rankmap congestion (the issue's 1.8x / 1.6x).
 
 SMPI settings: smpi/bw-factor:0:1 and smpi/lat-factor:0:1 (correction
 factors 1), network/crosstraffic:0, smpi/simulate-computation:no (the time
@@ -251,11 +253,13 @@ def platform_file(tools, kind, spec):
     return path
 
 
-def seed000_cases(tools, dims, quick):
+def seed000_cases(tools, dims, quick, irregular=False):
     topo = "torus:" + dims
     n = plat.prod(plat.dims_of(dims))
     cases = []
     workloads = ["sage", "cubic1"] if quick else ["sage", "umt", "cubic1", "cubic2"]
+    if irregular:  # --irregular: SAGE/UMT-like, rank order against rankmap's maps only
+        workloads = ["sage", "umt"]
     seeds = {"sage": SEED000_T4,
              "umt": "seed 000 Table 2 (UMT2000, cost only): SA map 1.68x lower F than rank order at 256 tasks",
              "cubic1": "seed 000 Table 1: SA finds the ideal map (F/F_min = 1.0)",
@@ -271,7 +275,7 @@ def seed000_cases(tools, dims, quick):
                  [tools.kernel("replay"), g, str(UNIT[w]), "1"], seed=seeds[w], baseline="rank order")
         for alg, lab in (("identity", "rank order"), ("random", "random"), ("greedy", "greedy (seed 000)"),
                          ("auto", "rankmap auto"), ("congestion", "rankmap congestion")):
-            if (quick and alg in ("random", "greedy")) or (ideal and alg == "random"):
+            if ((quick or irregular) and alg in ("random", "greedy")) or (ideal and alg == "random"):
                 continue  # (a scrambled graph's rank order already is a random placement)
             if alg == "congestion" and ideal:
                 continue  # busiest-link refinement: for the irregular workloads (auto is ideal on cubic)
@@ -607,13 +611,15 @@ def main():
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--quick", action="store_true", help="the fast subset")
     mode.add_argument("--smoke", action="store_true", help="the CTest smoke test")
+    mode.add_argument("--irregular", action="store_true",
+                      help="only SAGE-like and UMT-like on the 8x8x8 torus: rank order, auto, congestion")
     ap.add_argument("--build", default=os.path.join(SRC, "_build"), help="rankmap build tree (default _build)")
     ap.add_argument("--out", default=os.path.join(HERE, "results"), help="where the table and plots go")
     ap.add_argument("--jobs", type=int, default=2, help="simulations at once (default 2)")
     ap.add_argument("--timeout", type=int, default=1800, help="seconds per simulation")
     ap.add_argument("--keep", action="store_true", help="keep the work directory (graphs, maps, platforms)")
     a = ap.parse_args()
-    name = "smoke" if a.smoke else "quick" if a.quick else "full"
+    name = "smoke" if a.smoke else "quick" if a.quick else "irregular" if a.irregular else "full"
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     work = tempfile.mkdtemp(prefix="rankmap-simgrid-")
@@ -622,6 +628,8 @@ def main():
         tools = Tools(os.path.abspath(a.build), work)
         if a.smoke:
             cases = smoke_cases(tools)
+        elif a.irregular:
+            cases = seed000_cases(tools, "8x8x8", False, irregular=True)
         else:
             cases = seed000_cases(tools, "8x8x8", a.quick) + stencil_cases(tools, a.quick) + \
                 fft_cases(tools, a.quick) + cluster_cases(tools, a.quick)
