@@ -67,7 +67,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     // The loader reads DIR/<key>.wisdom: put the input there.
     const std::string path = rankmap::cache_path(j.dir, j.key);
     std::FILE *f = std::fopen(path.c_str(), "wb");
-    if (!f) std::abort();
+    if (!f) fuzz::cannot_write(path);
     if (size > 1 && std::fwrite(data + 1, 1, size - 1, f) != size - 1) std::abort();
     std::fclose(f);
     std::string warning;

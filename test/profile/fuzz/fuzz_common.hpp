@@ -6,9 +6,11 @@
 #pragma once
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace fuzz {
@@ -21,10 +23,19 @@ inline const std::string &scratch_path() {
     return p;
 }
 
+// The harness cannot write its scratch file: an environment failure (the
+// directory removed, the file system full), not a parser finding; said with
+// the reason before aborting so the log tells the two apart.
+[[noreturn]] inline void cannot_write(const std::string &path) {
+    std::fprintf(stderr, "fuzz harness: cannot write %s: %s (environment, not a finding)\n", path.c_str(),
+                 std::strerror(errno));
+    std::abort();
+}
+
 inline const std::string &write_scratch(const uint8_t *data, size_t size) {
     const std::string &p = scratch_path();
     std::FILE *f = std::fopen(p.c_str(), "wb");
-    if (!f) std::abort();
+    if (!f) cannot_write(p);
     if (size && std::fwrite(data, 1, size, f) != size) std::abort();
     std::fclose(f);
     return p;
