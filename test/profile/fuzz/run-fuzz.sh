@@ -55,8 +55,12 @@ esac
 cpu_target=${CPU_SECONDS:-600}
 wall_limit=${WALL_SECONDS:-0}
 chunk=${CHUNK_SECONDS:-300}
-scratch=/dev/shm
-[ -d "$scratch" ] && [ -w "$scratch" ] || scratch=$dir
+# scratch files of this run only (several campaigns, and CTest's smoke run,
+# may fuzz at once: each removes just its own directory)
+base=/dev/shm
+[ -d "$base" ] && [ -w "$base" ] || base=$dir
+scratch=$(mktemp -d "$base/rankmap-fuzz-run.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
 cpu=0 wall=0 execs=0 rc=0 n=0
 : >"$dir/log-$target.txt"
 while awk -v c="$cpu" -v t="$cpu_target" 'BEGIN { exit !(c < t) }'; do
@@ -78,7 +82,6 @@ while awk -v c="$cpu" -v t="$cpu_target" 'BEGIN { exit !(c < t) }'; do
   execs=$((execs + $(grep -o 'number_of_executed_units: [0-9]*' "$dir/log-$target.txt" | tail -n 1 | awk '{print $2}')))
   [ "$rc" -eq 0 ] || break
 done
-rm -rf "$scratch"/rankmap-fuzz-*
 cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$dir/log-$target.txt" | tail -n 1)
 echo "fuzz_$target: $n run(s), CPU $cpu s, wall $wall s, $execs executions, $cov, corpus $(ls "$corpus" | wc -l) files, findings $(ls "$art" | grep -cvE '^slow-unit-'), exit $rc"
 exit "$rc"
