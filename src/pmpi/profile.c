@@ -27,8 +27,9 @@
  *
  * Cost per send: one comparison for MPI_COMM_WORLD; for other communicators
  * a per-thread cache of the last one, else an attribute lookup
- * (MPI_Comm_get_attr); MPI_Type_size and three counter increments (atomic
- * when the library runs MPI_THREAD_MULTIPLE).
+ * (MPI_Comm_get_attr); a per-thread cache of the last datatype's size, else
+ * MPI_Type_size (MPI_Type_free is wrapped to invalidate it); three counter
+ * increments (atomic when the library runs MPI_THREAD_MULTIPLE).
  * Memory: two 64-bit counters per world rank.  The rank translation of a
  * communicator is built once, cached as an attribute and freed with it; the
  * persistent requests live in a small hash table.  Both are guarded by a
@@ -173,6 +174,37 @@ static inline int to_world(MPI_Comm comm, int r)
     return t->world[r];
 }
 
+/* ---- datatype sizes ---------------------------------------------------------
+ * Per-thread cache of the last datatype's size: a halo exchange sends the
+ * same type over and over, and MPI_Type_size is a call into the library
+ * with its own argument checks.  A freed datatype's handle may be reused for
+ * another type, so MPI_Type_free (wrapped below) bumps a generation and an
+ * entry from an older generation is not trusted. */
+static uint64_t type_generation;
+static PROF_TLS MPI_Datatype cache_type = MPI_DATATYPE_NULL;
+static PROF_TLS int cache_type_size;
+static PROF_TLS uint64_t cache_type_generation;
+
+static inline int type_size(MPI_Datatype type)
+{
+    uint64_t gen = __atomic_load_n(&type_generation, __ATOMIC_ACQUIRE);
+    if (type == cache_type && type != MPI_DATATYPE_NULL && cache_type_generation == gen)
+        return cache_type_size;
+    int tsize = 0;
+    if (PMPI_Type_size(type, &tsize) != MPI_SUCCESS || tsize == MPI_UNDEFINED || tsize < 0)
+        return 0; /* not cached: an invalid type is the library's error to report */
+    cache_type = type;
+    cache_type_size = tsize;
+    cache_type_generation = gen;
+    return tsize;
+}
+
+int MPI_Type_free(MPI_Datatype *type)
+{
+    __atomic_fetch_add(&type_generation, 1, __ATOMIC_ACQ_REL);
+    return PMPI_Type_free(type);
+}
+
 /* One message of count elements of type to rank dest of comm. */
 static inline void record(MPI_Comm comm, int dest, MPI_Count count, MPI_Datatype type)
 {
@@ -187,9 +219,7 @@ static inline void record(MPI_Comm comm, int dest, MPI_Count count, MPI_Datatype
         bump(&prof_self, 1);
         return;
     }
-    int tsize = 0;
-    if (PMPI_Type_size(type, &tsize) != MPI_SUCCESS || tsize == MPI_UNDEFINED || tsize < 0)
-        tsize = 0;
+    int tsize = type_size(type);
     uint64_t bytes = count > 0 ? (uint64_t) count * (uint64_t) tsize : 0;
     bump(&prof_count[w], 1);
     bump(&prof_bytes[w], bytes);

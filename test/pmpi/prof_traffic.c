@@ -24,7 +24,10 @@
  *      to remote rank (local rank mod remote size)
  *   7. MPI_PROC_NULL sends (not counted) and an MPI_Isend to oneself (not a
  *      pair: meta self_messages)
- *   8. one 70000-byte message to r+4 (histogram bin 17)
+ *   8. one 70000-byte message to r+4 (histogram bin 17); derived datatypes:
+ *      a contiguous type of 3 ints sent twice, freed, then types of 5 and
+ *      7 doubles created (one may reuse the freed handle) and sent, so a
+ *      stale datatype size would be counted wrong
  *   9. with MPI_THREAD_MULTIPLE: 4 threads x 5 messages of 16 bytes to r+1,
  *      received by 4 threads (tags 100..103)
  */
@@ -228,6 +231,25 @@ int main(int argc, char **argv)
     expect(R, wrap(R + 4), 70000);
     free(big);
     free(bigr);
+    int dsizes[3] = { 3 * (int) sizeof(int), 5 * (int) sizeof(double), 7 * (int) sizeof(double) };
+    MPI_Datatype dt[3];
+    MPI_Type_contiguous(3, MPI_INT, &dt[0]);
+    MPI_Type_commit(&dt[0]);
+    for (int i = 0; i < 2; i++) {
+        MPI_Sendrecv(ints, 1, dt[0], next, 19, ints + 8, 1, dt[0], prev, 19, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        expect(R, next, (uint64_t) dsizes[0]);
+    }
+    MPI_Type_free(&dt[0]);
+    for (int k = 1; k < 3; k++) {
+        MPI_Type_contiguous(k == 1 ? 5 : 7, MPI_DOUBLE, &dt[k]);
+        MPI_Type_commit(&dt[k]);
+        double dbuf[16] = { 0 };
+        MPI_Sendrecv(dbuf, 1, dt[k], next, 19 + k, dbuf + 8, 1, dt[k], prev, 19 + k,
+                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        expect(R, next, (uint64_t) dsizes[k]);
+        MPI_Type_free(&dt[k]);
+    }
 
     /* 9. threads */
     int threaded = provided == MPI_THREAD_MULTIPLE, all_threaded;
