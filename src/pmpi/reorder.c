@@ -342,6 +342,18 @@ static int split_in_order(MPI_Comm comm, int newrank, MPI_Comm *out)
                            newrank == MPI_UNDEFINED ? 0 : newrank, out);
 }
 
+/* The creators' common step after the mapper: *ordered = comm split into
+ * the mapped order, on which the caller runs MPI's own constructor with
+ * reorder=0 (and frees it).  A process beyond the topology gets
+ * *newcomm = MPI_COMM_NULL and *ordered = MPI_COMM_NULL: nothing to create. */
+static int ordered_comm(MPI_Comm comm, const int pair[2], MPI_Comm *ordered, MPI_Comm *newcomm)
+{
+    int rc = split_in_order(comm, pair[0], ordered);
+    if (rc == MPI_SUCCESS && *ordered == MPI_COMM_NULL)
+        *newcomm = MPI_COMM_NULL;
+    return rc;
+}
+
 /* ---- MPI_Init / MPI_Finalize -------------------------------------------------- */
 
 static int after_init(int rc)
@@ -423,14 +435,10 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int period
         return PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm);
     int pair[2], rc;
     MPI_Comm ordered = MPI_COMM_NULL;
-    if ((rc = cart_pair(comm, ndims, dims, periods, pair)) != MPI_SUCCESS)
+    if ((rc = cart_pair(comm, ndims, dims, periods, pair)) != MPI_SUCCESS ||
+        (rc = ordered_comm(comm, pair, &ordered, newcomm)) != MPI_SUCCESS ||
+        ordered == MPI_COMM_NULL)
         return rc;
-    if ((rc = split_in_order(comm, pair[0], &ordered)) != MPI_SUCCESS)
-        return rc;
-    if (ordered == MPI_COMM_NULL) {
-        *newcomm = MPI_COMM_NULL;
-        return MPI_SUCCESS;
-    }
     rc = PMPI_Cart_create(ordered, ndims, dims, periods, 0, newcomm);
     PMPI_Comm_free(&ordered);
     return rc;
@@ -491,14 +499,10 @@ int MPI_Graph_create(MPI_Comm comm, int nnodes, const int indx[], const int edge
         return PMPI_Graph_create(comm, nnodes, indx, edges, reorder, newcomm);
     int pair[2], rc;
     MPI_Comm ordered = MPI_COMM_NULL;
-    if ((rc = graph_pair(comm, nnodes, indx, edges, pair)) != MPI_SUCCESS)
+    if ((rc = graph_pair(comm, nnodes, indx, edges, pair)) != MPI_SUCCESS ||
+        (rc = ordered_comm(comm, pair, &ordered, newcomm)) != MPI_SUCCESS ||
+        ordered == MPI_COMM_NULL)
         return rc;
-    if ((rc = split_in_order(comm, pair[0], &ordered)) != MPI_SUCCESS)
-        return rc;
-    if (ordered == MPI_COMM_NULL) {
-        *newcomm = MPI_COMM_NULL;
-        return MPI_SUCCESS;
-    }
     rc = PMPI_Graph_create(ordered, nnodes, indx, edges, 0, newcomm);
     PMPI_Comm_free(&ordered);
     return rc;
