@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # maint/demo.sh -- the main demo, from a fresh Debian bookworm machine:
-# installs the Debian packages, builds rankmap and the patched MPICH in
-# _build/main (installed into _build/install), then shows
+# installs the Debian packages, builds in _build/main what it shows
+# (`make demo-build`: the CLI, the benchmarks and the patched MPICH's stage,
+# not the test programs, and nothing is installed: maint/test.sh or
+# `make install` does that), then shows
 #   1. one mapping with the CLI (cubic1 of seed 000, labels scrambled);
 #   2. an unmodified MPI program (built with Debian's mpicc.mpich) getting
 #      reordered ranks from the patched MPICH on a declared virtual torus;
@@ -11,9 +13,11 @@
 #      (bench/mapping --quick).
 source "$(dirname "$0")/common.sh"
 echo "rankmap demo: building in _build/main (logs there; the first build of the patched MPICH takes ~10 min) ..."
-build_in "$src/_build/main" --prefix="$src/_build/install"
+build_in "$src/_build/main" --prefix="$src/_build/install" -- demo-build
 cd "$src/_build/main"
-inst=$src/_build/install
+# the patched MPICH as staged in the build tree; libmpi finds librankmap in .libs
+inst=$src/_build/main/mpich-stage$src/_build/install
+export LD_LIBRARY_PATH=$src/_build/main/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
 echo
 echo "== 1. one mapping with the CLI: cubic1 of seed 000, labels scrambled, on torus:8x8x8 =="
@@ -31,7 +35,7 @@ mpicc.mpich -O2 -o reorder_demo "$src/bench/reorder_demo.c"
 echo "-- Debian's MPICH (reorder ignored):"
 mpiexec.mpich -n 32 ./reorder_demo 4 4 2 5 4096
 echo "-- the same binary against the patched MPICH (LD_LIBRARY_PATH only):"
-LD_LIBRARY_PATH="$inst/lib" MPIR_CVAR_RANKMAP_TOPOLOGY=torus:4x4x2 MPIR_CVAR_RANKMAP_MAPPING=random:7 \
+LD_LIBRARY_PATH="$inst/lib:$LD_LIBRARY_PATH" MPIR_CVAR_RANKMAP_TOPOLOGY=torus:4x4x2 MPIR_CVAR_RANKMAP_MAPPING=random:7 \
   MPIR_CVAR_RANKMAP_VERBOSE=1 "$inst/bin/mpiexec" -n 32 ./reorder_demo 4 4 2 5 4096
 
 echo

@@ -46,6 +46,7 @@ bench/mpi_reorder: $(top_srcdir)/bench/mpi_reorder.c mpich-stage/.stamp
 	$(AM_V_CC)$(MPI_CC) -o $@ $< $(MPI_LINK)
 
 all-local: mpich-stage/.stamp $(MPI_TESTS) bench/mpi_reorder
+DEMO_TARGETS += mpich-stage/.stamp
 
 install-exec-local: mpich-stage/.stamp
 	$(MKDIR_P) '$(DESTDIR)$(prefix)'

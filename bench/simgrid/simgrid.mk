@@ -4,5 +4,6 @@
 # makes sg_maps, the helper that writes the seed 001 Gray-code/unfold maps
 # and the METIS-partitioning placements from the engine's code.
 noinst_PROGRAMS += bench/simgrid/sg_maps
+DEMO_TARGETS += bench/simgrid/sg_maps$(EXEEXT)
 bench_simgrid_sg_maps_SOURCES = bench/simgrid/sg_maps.cpp
 bench_simgrid_sg_maps_LDADD = librankmap.la
