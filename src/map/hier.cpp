@@ -17,26 +17,35 @@
 //                  equidistant (hier.hpp), so no part-to-child assignment
 //                  is needed, and the split at tier k minimises the
 //                  traffic that pays cost[k].
-//   starts         the best (least F) of four multisections with different
-//                  seeds and, when built with Scotch, Scotch's
+//   starts         the best (least F) of three multisections with
+//                  different seeds and, when built with Scotch, Scotch's
 //                  SCOTCH_archTleaf map (map_scotch), each polished by
-//                  kl_passes; the better one goes on.
+//                  kl_passes; the better one goes on.  (A fourth
+//                  multisection never won on UMT-like 4096 tasks, seeds
+//                  1 and 2, once the node refinement below was in.)
 //   refinement     a cold annealing chain (~6 % initial acceptance: it
 //                  keeps the start's layout and repairs it locally), then
 //                  kl_passes again.  Neither can raise F: annealing returns
 //                  the best placement it saw.
-//   node exchange  last, Kernighan-Lin between pairs of nodes joined by
-//                  traffic (node_pair_exchange): near-leaf KL and the local
-//                  annealing moves rarely swap tasks between nodes, so the
-//                  node partition is polished here, exact balance kept; then
-//                  kl_passes once more.  It only lowers F (UMT-like, 4096
-//                  tasks on 256x2x8, one multisection start: F 13975450 ->
-//                  13955722).
-//
+//   node tier      last, the node partition is refined on its own
+//                  (refine_node_tier, hier_kway.cpp): k-way ejection
+//                  chains over all nodes in multilevel V-cycles, and every
+//                  union of 5 neighbouring nodes re-partitioned by METIS
+//                  when that lowers its internal cut; exact node sizes, the
+//                  inter-node traffic never rises.  Near-leaf KL and the
+//                  local annealing moves rarely move tasks between nodes,
+//                  so this is where the costliest tier is polished
+//                  (UMT-like, 4096 tasks on 256x2x8: inter-node traffic
+//                  133462 -> 129154, F / best Scotch 0.971 -> 0.947).  Then
+//                  kl_passes for the inner tiers of the tasks that moved.
+//                  It replaced a Kernighan-Lin between pairs of nodes that
+//                  found 0.03 % of F more after it, for 0.7 s.
+
 // Work: the annealing sweeps are fixed per task count (deterministic for a
 // seed); the deadline (Options::time_limit) only cuts it short.
 // Cost: O(2.5 x tries x E log P) for the METIS splits, O(sweeps x N x degree x
-// tiers) for the refinement; memory O(N + E + P K).
+// tiers) for the refinement, hier_kway.cpp's for the node tier; memory
+// O(N + E + P K).
 #include <algorithm>
 #include <numeric>
 
@@ -154,128 +163,6 @@ double F_of(const Problem &p, const std::vector<int> &place) {
     return st.energy();
 }
 
-// Pair exchange between sibling entities of the outermost tier (nodes):
-// the near-leaf Kernighan-Lin of anneal_state only swaps tasks between
-// leaves close to each other, i.e. mostly inside one node, so the node
-// partition is left as the start and the annealing cut it.  Here every
-// pair of nodes (A, B) joined by traffic runs Kernighan-Lin sequences: up
-// to kSteps best swaps (scored exactly by delta_swap) among the kCand
-// tasks of each side that gain most by moving to the other, uphill swaps
-// allowed, swapped tasks locked, the best prefix kept; repeated while a
-// sequence lowers F, for at most max_passes passes over the pairs or until
-// a pass changes nothing.  Swaps keep every node's task count, so the
-// balance stays exact.  Never raises F; deterministic unless dl expires.
-// Cost per pass: O(pairs x kSteps x (node size + kCand^2) x degree).
-// kCand 8 / kSteps 12 took 3x the time for no gain on UMT-like 4096 tasks.
-void node_pair_exchange(PlacementState &st, const TreeTopology &tree, const Graph &sym, const Deadline &dl,
-                        int max_passes) {
-    const std::vector<int> &ar = tree.dims();
-    if (ar.empty() || ar[0] < 2) return;
-    int span0 = 1;
-    for (size_t k = 1; k < ar.size(); ++k) span0 *= ar[k];
-    const int G = ar[0], N = sym.n();
-    auto grp = [&](int t) { return st.place()[t] / span0; };
-    std::vector<std::vector<int>> members(G);
-    for (int t = 0; t < N; ++t)
-        if (st.place()[t] >= 0) members[grp(t)].push_back(t);
-    std::vector<int> where(N, -1);  // index of t in members[grp(t)]
-    for (int g = 0; g < G; ++g)
-        for (size_t i = 0; i < members[g].size(); ++i) where[members[g][i]] = static_cast<int>(i);
-    auto conn_to = [&](int t, int g) {
-        double c = 0;
-        for (int64_t e = sym.begin(t); e < sym.end(t); ++e)
-            if (st.place()[sym.target(e)] >= 0 && grp(sym.target(e)) == g) c += sym.weight(e);
-        return c;
-    };
-    const size_t kCand = 6;
-    const int kSteps = 8;
-    auto candidates = [&](int from, int to) {
-        const std::vector<int> &m = members[from];
-        if (m.size() <= kCand) return m;
-        std::vector<std::pair<double, int>> sc;
-        sc.reserve(m.size());
-        for (int t : m) sc.emplace_back(-(conn_to(t, to) - conn_to(t, from)), t);
-        std::partial_sort(sc.begin(), sc.begin() + kCand, sc.end());
-        std::vector<int> out;
-        for (size_t i = 0; i < kCand; ++i) out.push_back(sc[i].second);
-        return out;
-    };
-    for (int pass = 0; pass < max_passes && !dl.expired(); ++pass) {
-        bool changed = false;
-        for (int a = 0; a < G && !dl.expired(); ++a) {
-            // Nodes joined to a by traffic, in increasing order (deterministic).
-            std::vector<int> nb;
-            for (int t : members[a])
-                for (int64_t e = sym.begin(t); e < sym.end(t); ++e) {
-                    const int j = sym.target(e);
-                    if (st.place()[j] < 0) continue;
-                    const int g = grp(j);
-                    if (g > a) nb.push_back(g);
-                }
-            std::sort(nb.begin(), nb.end());
-            nb.erase(std::unique(nb.begin(), nb.end()), nb.end());
-            for (int b : nb) {
-                // Kernighan-Lin between a and b: up to kSteps best swaps
-                // (locked once moved, uphill allowed), keep the best prefix.
-                for (int rep = 0; rep < 16; ++rep) {
-                    std::vector<std::pair<int, int>> done;
-                    std::vector<double> dd;
-                    std::vector<char> locked_a(members[a].size(), 0), locked_b(members[b].size(), 0);
-                    double cum = 0, best_cum = -1e-9;
-                    size_t best_len = 0;
-                    for (int step = 0; step < kSteps; ++step) {
-                        const std::vector<int> ca = candidates(a, b), cb = candidates(b, a);
-                        double best = 0;
-                        int bu = -1, bv = -1;
-                        for (int u : ca) {
-                            if (locked_a[where[u]]) continue;
-                            for (int v : cb) {
-                                if (locked_b[where[v]]) continue;
-                                const double d = st.delta_swap(u, v);
-                                if (bu < 0 || d < best) {
-                                    best = d;
-                                    bu = u;
-                                    bv = v;
-                                }
-                            }
-                        }
-                        if (bu < 0) break;
-                        st.apply_swap(bu, bv, best);
-                        const int iu = where[bu], iv = where[bv];
-                        members[a][iu] = bv;
-                        members[b][iv] = bu;
-                        where[bv] = iu;
-                        where[bu] = iv;
-                        locked_a[iu] = 1;
-                        locked_b[iv] = 1;
-                        done.emplace_back(bu, bv);
-                        dd.push_back(best);
-                        cum += best;
-                        if (cum < best_cum) {
-                            best_cum = cum;
-                            best_len = done.size();
-                        }
-                    }
-                    while (done.size() > best_len) {  // undo past the best prefix
-                        const int u = done.back().first, v = done.back().second;
-                        st.apply_swap(u, v, -dd.back());
-                        const int iu = where[u], iv = where[v];  // u sits in b, v in a
-                        members[b][iu] = v;
-                        members[a][iv] = u;
-                        where[v] = iu;
-                        where[u] = iv;
-                        done.pop_back();
-                        dd.pop_back();
-                    }
-                    if (best_len == 0) break;
-                    changed = true;
-                }
-            }
-        }
-        if (!changed) break;
-    }
-}
-
 } // namespace
 
 std::vector<int> tree_multisection(const Problem &p, uint64_t seed, int tries) {
@@ -304,13 +191,13 @@ std::vector<int> tree_refined_map(const Problem &p, const Deadline &dl) {
     const int tries = N <= 8192 ? 16 : 8;
     std::vector<std::vector<int>> starts;
     {
-        // Four complete multisections (METIS seeds apart, the extra three
+        // Three complete multisections (METIS seeds apart, the extra two
         // with half the tries per bisection), the one of least F kept: the
         // whole cut varies by ~0.5 % between seeds (UMT-like, 4096 tasks on
         // 256x2x8: F 14057548, 13935742, 13995592, 13922404 at full tries).
         std::vector<int> ms = tree_multisection(p, p.opt.seed, tries);
         double fm = F_of(p, ms);
-        for (uint64_t k = 1; k <= 3 && !dl.expired(); ++k) {
+        for (uint64_t k = 1; k <= 2 && !dl.expired(); ++k) {
             std::vector<int> m = tree_multisection(p, p.opt.seed + 1000 * k, std::max(1, tries / 2));
             const double f = F_of(p, m);
             if (f < fm) {
@@ -356,11 +243,18 @@ std::vector<int> tree_refined_map(const Problem &p, const Deadline &dl) {
     kl_passes(st, near, dl);
     const double fa = st.energy();
     const Deadline clk;
-    node_pair_exchange(st, *as_tree(p.topo), p.sym, dl, 4);
-    kl_passes(st, near, dl);
-    say("annealed and polished: F = " + std::to_string(fa) + ", after node exchange and KL " +
-        std::to_string(st.energy()) + " (" + std::to_string(clk.elapsed()) + " s)");
-    return st.place();
+    // Union size and V-cycles of the node-tier refinement: unions of 5
+    // nodes gave the least inter-node traffic per second on UMT-like 4096
+    // tasks (256x2x8, measured while unions were not yet varied between
+    // cycles: 3: 130090, 4: 129700, 5: 129170, 6: 129064 at 1.4x the time
+    // of 5, 8: 129028 at 3x).
+    const int kNodeGroup = 5, kNodeCycles = 12;
+    PlacementState sn(p.sym, p.topo, p.cap,
+                      refine_node_tier(p, st.place(), p.opt.seed + 99, kNodeCycles, kNodeGroup, dl));
+    kl_passes(sn, near, dl);
+    say("annealed and polished: F = " + std::to_string(fa) + ", after k-way node refinement and KL " +
+        std::to_string(sn.energy()) + " (" + std::to_string(clk.elapsed()) + " s)");
+    return sn.place();
 }
 
 std::vector<int> map_hier(const Problem &p) {

@@ -33,10 +33,26 @@ std::vector<double> tier_traffic(const TreeTopology &tree, const Graph &sym, con
 // Throws rankmap::Error if p.topo is not a tree.
 std::vector<int> tree_multisection(const Problem &p, uint64_t seed, int tries);
 
+// k-way refinement of `part` (values 0..nparts-1) on `sym` that keeps
+// every part's size exactly and never raises the edge cut: multilevel
+// V-cycles (coarsening by heavy-edge matching inside the parts) with
+// Fiduccia-Mattheyses passes over all parts at once (hier_kway.cpp).  At
+// most `cycles` V-cycles, deterministic for a seed unless dl expires.
+// Returns the cut decrease (>= 0).
+double kway_refine_exact(const Graph &sym, int nparts, std::vector<int> &part, uint64_t seed, int cycles, int group,
+                         const Deadline &dl);
+
+// The node tier of a placement on a tree refined by kway_refine_exact:
+// tasks that change node take the leaves the leaving tasks freed (the
+// inner tiers are left to Kernighan-Lin).  Every node keeps its task
+// count; the inter-node traffic never rises.  Returns the new placement.
+std::vector<int> refine_node_tier(const Problem &p, const std::vector<int> &place, uint64_t seed, int cycles,
+                                  int group, const Deadline &dl);
+
 // The general path of the hierarchy mapper: multisection (and Scotch's
 // tleaf map when built with Scotch) as starts, Kernighan-Lin, a cold
-// annealing chain and Kernighan-Lin again (hier.cpp).  Used by map_hier and
-// by `auto` on trees.
+// annealing chain, Kernighan-Lin again, then refine_node_tier and a last
+// Kernighan-Lin (hier.cpp).  Used by map_hier and by `auto` on trees.
 std::vector<int> tree_refined_map(const Problem &p, const Deadline &dl);
 
 // Node-aware structured map of a Cartesian task grid: the grid is cut into

@@ -3,7 +3,7 @@
 # tree topology and the node-aware Cartesian block map; bench/hierarchy
 # (run on demand); GoogleTest unit tests in test/hier (driven by CTest via
 # test/hier/CTestTestfile.cmake).
-librankmap_la_SOURCES += src/map/hier.hpp src/map/hier.cpp src/map/hier_grid.cpp
+librankmap_la_SOURCES += src/map/hier.hpp src/map/hier.cpp src/map/hier_grid.cpp src/map/hier_kway.cpp
 
 noinst_PROGRAMS += bench/hierarchy
 bench_hierarchy_SOURCES = bench/hierarchy.cpp
