@@ -11,7 +11,8 @@
 //      boxes of least surface, then per socket ...) is a candidate too.
 //   2. General path.  On a tree topology: the hierarchy mapper's
 //      (hier.cpp: top-down multisection along the tiers and Scotch's tleaf
-//      map as starts, Kernighan-Lin, cold annealing, Kernighan-Lin).  On
+//      map as starts, Kernighan-Lin, cold annealing, the node tier's k-way
+//      refinement of hier_kway.cpp, Kernighan-Lin).  On
 //      every other topology: starts are the seed 000 greedy map, the
 //      recursive co-bisection map (anneal_bisect.cpp) and, when built with
 //      Scotch, Scotch's map.  The best start is annealed hot (seed 000
