@@ -9,8 +9,11 @@
  * its six faces (N*N doubles each), posts six MPI_Irecv and six MPI_Isend,
  * MPI_Waitall, unpacks, and applies a 7-point stencil WORK times (default 1)
  * to the block.  Prints, on rank 0, the slowest rank's wall time per
- * iteration after one untimed warm-up iteration block:
- *   halo3d ranks P n N face_bytes B iters I us_per_iter T
+ * iteration after one untimed warm-up iteration block, and the slowest
+ * rank's median over blocks of ITERS/100 iterations of the time per
+ * iteration (a block in which the process lost its core to another job is
+ * an outlier there, not a share of the mean):
+ *   halo3d ranks P n N face_bytes B iters I us_per_iter T median_block_us_per_iter M
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -20,6 +23,12 @@
 #define AT(i, j, k) ((size_t) (i) * (n + 2) * (n + 2) + (size_t) (j) * (n + 2) + (size_t) (k))
 
 static int n;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    return (x > y) - (x < y);
+}
 static double *u, *v;
 
 /* face f (dim f/2, side f%2) of the interior, packed into buf */
@@ -88,12 +97,18 @@ int main(int argc, char **argv)
     MPI_Request rq[12];
     MPI_Status st[12];
 
-    double t0 = 0;
+    double t0 = 0, tb = 0;
     int warm = iters / 10 > 0 ? iters / 10 : 1;
+    int blk = iters / 100 > 0 ? iters / 100 : 1, nblk = 0;
+    double *bt = malloc((size_t) (iters / blk + 1) * sizeof(double));
     for (int it = -warm; it < iters; it++) {
         if (it == 0) {
             MPI_Barrier(cart);
-            t0 = MPI_Wtime();
+            t0 = tb = MPI_Wtime();
+        } else if (it > 0 && it % blk == 0) {
+            double now = MPI_Wtime();
+            bt[nblk++] = (now - tb) / blk;
+            tb = now;
         }
         /* face f goes to the neighbour on its side; it arrives as face f^1 there */
         for (int f = 0; f < 6; f++)
@@ -108,11 +123,17 @@ int main(int argc, char **argv)
         for (int w = 0; w < work; w++)
             stencil();
     }
-    double mine = (MPI_Wtime() - t0) / iters, slowest;
-    MPI_Reduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    double end = MPI_Wtime();
+    if (iters % blk == 0)
+        bt[nblk++] = (end - tb) / blk;
+    qsort(bt, (size_t) nblk, sizeof(double), cmp_double);
+    double mine[2] = { (end - t0) / iters, nblk ? bt[nblk / 2] : 0 }, slowest[2];
+    MPI_Reduce(mine, slowest, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("halo3d ranks %d n %d face_bytes %zu iters %d us_per_iter %.3f\n", size, n,
-               face * sizeof(double), iters, 1e6 * slowest);
+        printf("halo3d ranks %d n %d face_bytes %zu iters %d us_per_iter %.3f "
+               "median_block_us_per_iter %.3f\n",
+               size, n, face * sizeof(double), iters, 1e6 * slowest[0], 1e6 * slowest[1]);
+    free(bt);
     free(u);
     free(v);
     free(sbuf);

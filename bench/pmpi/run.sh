@@ -9,8 +9,11 @@
 # for every rank count and block edge N (face = N*N doubles: N=8 -> 512 B,
 # 16 -> 2 KiB, 32 -> 8 KiB), runs alternately without and with the profiler
 # preloaded, REPS times each, and prints the medians of the slowest rank's
-# time per iteration and their ratio.  Both variants run in the same script,
-# interleaved, so load from other jobs hits them alike.  The profiled runs
+# time per iteration (itself the median over blocks of ITERS/100 iterations,
+# so a block that lost its core to another job does not count) and their ratio.  Both variants run in the same script,
+# interleaved (B P B2 / B2 P B triples), so load from other jobs hits them
+# alike; B2/B, two identical runs compared the same way, is printed as the
+# noise floor of the measurement.  The profiled runs
 # write their profile to a scratch file whose pair count is checked
 # (6 neighbours per rank, fewer when a grid dimension is 1 or 2).
 # --perf (needs `perf`, Debian package linux-perf): a last, sampled run of
@@ -55,7 +58,8 @@ once() { # once NP N ITERS [preload...] -> us per iteration
 }
 
 echo "rankmap PMPI profiler overhead: 3-D halo exchange (bench/pmpi/halo3d.c), $mpi, $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "median of $reps runs each, baseline and profiled interleaved in pairs; us/iter = slowest rank's wall time per iteration;"
+echo "median of $reps runs each; per repetition a baseline, a profiled and a second baseline run, in alternating order;"
+echo "us/iter = slowest rank's median, over blocks of iters/100 iterations, of the wall time per iteration;"
 echo "the ratio is the median over the pairs of (profiled / baseline), which cancels slow changes of the machine's load"
 echo
 echo "MPI_Isend call on a duplicate of MPI_COMM_WORLD (2 ranks, median of $bursts bursts of 64 calls; median of $reps runs):"
@@ -74,8 +78,8 @@ done
 echo
 echo "3-D halo exchange:"
 echo
-echo "| ranks | face bytes | iters | baseline us/iter | profiled us/iter | profiled/baseline (median of paired runs) | overhead |"
-echo "|---:|---:|---:|---:|---:|---:|---:|"
+echo "| ranks | face bytes | iters | baseline us/iter | profiled us/iter | profiled/baseline (median of paired runs) | its quartiles | baseline/baseline (noise floor) | overhead |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 worst=0
 for np in $ranks; do
   for n in $sizes; do
@@ -86,20 +90,34 @@ for np in $ranks; do
       if [ "$np" -le "$(nproc)" ]; then it=$(( n <= 8 ? 20000 : n <= 16 ? 4000 : 1000 ))
       else it=$(( n <= 8 ? 200 : n <= 16 ? 100 : 50 )); fi
     fi
-    : >"$work/base" ; : >"$work/prof" ; : >"$work/ratio"
+    : >"$work/base" ; : >"$work/prof" ; : >"$work/ratio" ; : >"$work/null"
     for r in $(seq "$reps"); do
-      b1=$(once "$np" "$n" "$it")
-      p1=$(RANKMAP_PROFILE=$work/halo.prof once "$np" "$n" "$it" $(pre))
+      # a triple per repetition: baseline B, profiled P, second baseline B2,
+      # in the order B P B2 or B2 P B (alternating, so neither variant
+      # always runs first); P/B is the measure, B2/B the same measure between
+      # two identical runs: the noise floor of this machine, same run
+      if [ $((r % 2)) = 1 ]; then
+        b1=$(once "$np" "$n" "$it")
+        p1=$(RANKMAP_PROFILE=$work/halo.prof once "$np" "$n" "$it" $(pre))
+        b2=$(once "$np" "$n" "$it")
+      else
+        b2=$(once "$np" "$n" "$it")
+        p1=$(RANKMAP_PROFILE=$work/halo.prof once "$np" "$n" "$it" $(pre))
+        b1=$(once "$np" "$n" "$it")
+      fi
       echo "$b1" >>"$work/base"
       echo "$p1" >>"$work/prof"
       awk -v b="$b1" -v p="$p1" 'BEGIN {print p / b}' >>"$work/ratio"
+      awk -v b="$b1" -v p="$b2" 'BEGIN {print p / b}' >>"$work/null"
     done
     pairs=$(grep -c '^pair ' "$work/halo.prof" || true)
     [ "$pairs" -gt 0 ] || { echo "profiled run wrote no pairs to $work/halo.prof" >&2; exit 1; }
     b=$(median <"$work/base") p=$(median <"$work/prof")
     ratio=$(median <"$work/ratio" | awk '{printf "%.3f", $1}')
+    null=$(median <"$work/null" | awk '{printf "%.3f", $1}')
+    iqr=$(sort -g "$work/ratio" | awk '{v[NR]=$1} END {printf "%.3f-%.3f", v[int((NR+3)/4)], v[int((3*NR+1)/4)]}')
     pct=$(awk -v r="$ratio" 'BEGIN {printf "%+.1f %%", 100 * (r - 1)}')
-    echo "| $np | $((n * n * 8)) | $it | $b | $p | $ratio | $pct |"
+    echo "| $np | $((n * n * 8)) | $it | $b | $p | $ratio | $iqr | $null | $pct |"
     worst=$(awk -v w="$worst" -v r="$ratio" 'BEGIN {print (r > w ? r : w)}')
   done
 done
