@@ -23,13 +23,13 @@
 #define AT(i, j, k) ((size_t) (i) * (n + 2) * (n + 2) + (size_t) (j) * (n + 2) + (size_t) (k))
 
 static int n;
+static double *u, *v;
 
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *) a, y = *(const double *) b;
     return (x > y) - (x < y);
 }
-static double *u, *v;
 
 /* face f (dim f/2, side f%2) of the interior, packed into buf */
 static void pack(int f, double *buf)
@@ -101,6 +101,10 @@ int main(int argc, char **argv)
     int warm = iters / 10 > 0 ? iters / 10 : 1;
     int blk = iters / 100 > 0 ? iters / 100 : 1, nblk = 0;
     double *bt = malloc((size_t) (iters / blk + 1) * sizeof(double));
+    if (!bt) {
+        fprintf(stderr, "halo3d: out of memory for %d block times\n", iters / blk + 1);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
     for (int it = -warm; it < iters; it++) {
         if (it == 0) {
             MPI_Barrier(cart);
