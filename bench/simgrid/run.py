@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """run.py -- the seeds' experiments on simulated machines (SimGrid SMPI).
 
-  bench/simgrid/run.py [--quick | --smoke | --irregular] [--build DIR] [--out DIR] [--jobs N]
+  bench/simgrid/run.py [--quick | --smoke | --irregular | --clusters] [--build DIR] [--out DIR] [--jobs N]
 
 Builds the MPI kernels (kernels/*.c) with SimGrid's smpicc, generates the
 platforms (sg_platform.py), the communication graphs (`rankmap gen`) and the
@@ -19,6 +19,10 @@ then the issue's targets with PASS/MISS.  Writes DIR/<mode>.csv, .md and
             vs rankmap; exit 1 unless rankmap's time is lower.
   --irregular  SAGE-like and UMT-like on the 8x8x8 torus only: rank order,
             rankmap auto and rankmap congestion (the issue's 1.8x / 1.6x).
+  --clusters  only the seed 002 clusters of the full run (8x2 / 8x4, two- and
+            three-tier, 3-D halo and irregular).  Clusters of at most 24
+            cores also get the exhaustive optimum of F (sg_maps optimum),
+            printed beside the "rankmap beats METIS" target.
 
 SMPI settings: smpi/bw-factor:0:1 and smpi/lat-factor:0:1 (correction
 factors 1), network/crosstraffic:0, smpi/simulate-computation:no (the time
@@ -237,6 +241,7 @@ class Case:
         self.topo, self.graph, self.argv, self.seed = topo, graph, argv, seed
         self.placements = []  # (label, mapfile, extra dict)
         self.baseline = baseline
+        self.optimum = None  # least F over all placements, when small enough to enumerate
 
     def add(self, label, mapfile, **extra):
         self.placements.append((label, mapfile, extra))
@@ -378,6 +383,10 @@ def cluster_cases(tools, quick):
             m = tools.path(f"cl-{spec}-{w}-auto.map")
             secs = tools.map(topo, g, m, "--seed", "1")
             c.add("rankmap auto", m, map_seconds=secs)
+            if n <= 24:  # small enough for the exhaustive optimum (sg_maps optimum)
+                f_auto = tools.eval(topo, g, m)[2]
+                out = sh([tools.sg_maps, "optimum", topo, g, repr(f_auto * (1 + 1e-6))])
+                c.optimum = float(out.split()[2])
             cases.append(c)
     return cases
 
@@ -465,9 +474,9 @@ def run_all(tools, cases, jobs, timeout):
         for k, f in enumerate(concurrent.futures.as_completed(futs), 1):
             c, lab, m, extra = futs[f]
             res, wall, cpu, msg = f.result()
-            F, load, _ = tools.eval(c.topo, c.graph, m)
+            F, load, f_abs = tools.eval(c.topo, c.graph, m)
             rows.append(dict(case=c, kernel=c.kernel, platform=c.platform, placement=lab, ratio_F=F,
-                             link_load=load, res=res, wall=wall, cpu=cpu, extra=extra, msg=msg))
+                             F=f_abs, link_load=load, res=res, wall=wall, cpu=cpu, extra=extra, msg=msg))
             t = res.get("COMM_TIME")
             log(f"[{k}/{len(tasks)} {time.time() - t0:5.0f} s] {c.kernel} | {c.platform} | {lab}: "
                 + (f"{t * 1e3:.3f} ms" if t else f"FAILED ({msg})") + f"  (simulation {wall:.0f} s wall, {cpu:.0f} s CPU)")
@@ -563,8 +572,16 @@ def targets(rows):
             a = time_of(rows, "irregular", r["platform"], "METIS")
             b = r["res"].get("COMM_TIME")
             if a and b:
+                note = ""
+                opt = r["case"].optimum
+                if opt is not None:
+                    fm = [x["F"] for x in rows if x["case"] is r["case"] and x["placement"].startswith("METIS")]
+                    tol = 1e-9 * opt
+                    note = (f"; exhaustive optimum F {opt:.6g}: rankmap F {r['F']:.6g}"
+                            + (" (optimal)" if r["F"] <= opt + tol else "")
+                            + (f", METIS F {fm[0]:.6g}" + (" (optimal)" if fm[0] <= opt + tol else "") if fm else ""))
                 check(f"{r['platform']} irregular: rankmap beats METIS partitioning", b < a,
-                      f"{fmt_ms(b)} vs {fmt_ms(a)} ms ({a / b:.2f}x)")
+                      f"{fmt_ms(b)} vs {fmt_ms(a)} ms ({a / b:.2f}x){note}")
     return out
 
 
@@ -613,13 +630,15 @@ def main():
     mode.add_argument("--smoke", action="store_true", help="the CTest smoke test")
     mode.add_argument("--irregular", action="store_true",
                       help="only SAGE-like and UMT-like on the 8x8x8 torus: rank order, auto, congestion")
+    mode.add_argument("--clusters", action="store_true", help="only the seed 002 clusters (as in the full run)")
     ap.add_argument("--build", default=os.path.join(SRC, "_build"), help="rankmap build tree (default _build)")
     ap.add_argument("--out", default=os.path.join(HERE, "results"), help="where the table and plots go")
     ap.add_argument("--jobs", type=int, default=2, help="simulations at once (default 2)")
     ap.add_argument("--timeout", type=int, default=1800, help="seconds per simulation")
     ap.add_argument("--keep", action="store_true", help="keep the work directory (graphs, maps, platforms)")
     a = ap.parse_args()
-    name = "smoke" if a.smoke else "quick" if a.quick else "irregular" if a.irregular else "full"
+    name = "smoke" if a.smoke else "quick" if a.quick else "irregular" if a.irregular else \
+        "clusters" if a.clusters else "full"
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     work = tempfile.mkdtemp(prefix="rankmap-simgrid-")
@@ -630,6 +649,8 @@ def main():
             cases = smoke_cases(tools)
         elif a.irregular:
             cases = seed000_cases(tools, "8x8x8", False, irregular=True)
+        elif a.clusters:
+            cases = cluster_cases(tools, False)
         else:
             cases = seed000_cases(tools, "8x8x8", a.quick) + stencil_cases(tools, a.quick) + \
                 fft_cases(tools, a.quick) + cluster_cases(tools, a.quick)
