@@ -16,6 +16,7 @@ target=${2:?usage: run-fuzz.sh FUZZ_DIR TARGET [libFuzzer args...]}
 shift 2
 bin=$dir/fuzz_$target
 [ -x "$bin" ] || { echo "run-fuzz.sh: $bin not built (make fuzz)" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "run-fuzz.sh: /usr/bin/time is missing (Debian package 'time'; maint/deps.sh installs it)" >&2; exit 1; }
 corpus=$dir/corpus-$target
 art=$dir/artifacts-$target
 mkdir -p "$corpus" "$art"
