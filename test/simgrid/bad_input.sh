@@ -36,6 +36,16 @@ if [ -x "$SG" ]; then
     printf '0 1 1\n' >"$T/g.edges"
     expect sg-maps-size "has 2 tasks, topology tree:8x2 has 16 leaves" "$SG" partition tree:8x2 "$T/g.edges" 8 "$T/m"
     expect sg-maps-nodes "NODES=3 must divide the 16 leaves" "$SG" partition tree:8x2 "$T/g.edges" 3 "$T/m"
+    # exhaustive optimum: 0-1 and 2-3 heavy, 0-2 light; best F = 5 + 5 + 1 x 10 = 20
+    printf '0 1 5\n2 3 5\n0 2 1\n' >"$T/g4.edges"
+    expect sg-maps-optimum-torus "needs a tree topology" "$SG" optimum torus:2x2 "$T/g4.edges" 100
+    expect sg-maps-optimum-upper "UPPER 'abc' must be a positive number" "$SG" optimum tree:2x2:cost=10,1 "$T/g4.edges" abc
+    expect sg-maps-optimum-unreached "no placement has F <= UPPER 19" "$SG" optimum tree:2x2:cost=10,1 "$T/g4.edges" 19
+    if [ "$("$SG" optimum tree:2x2:cost=10,1 "$T/g4.edges" 100 | cut -d' ' -f1-3)" = "optimum F 20" ]; then
+        echo "ok   sg-maps-optimum-small"
+    else
+        echo "FAIL sg-maps-optimum-small: $("$SG" optimum tree:2x2:cost=10,1 "$T/g4.edges" 100 2>&1)"; fail=1
+    fi
 fi
 # a good host file for contrast: 32 distinct hosts in mapfile order
 "$PY" -c 'print("\n".join(f"{i%4} {i//4%4} {i//16}" for i in range(32)))' >"$T/ok.map"
