@@ -575,11 +575,12 @@ def targets(rows):
                 note = ""
                 opt = r["case"].optimum
                 if opt is not None:
-                    fm = [x["F"] for x in rows if x["case"] is r["case"] and x["placement"].startswith("METIS")]
-                    tol = 1e-9 * opt
-                    note = (f"; exhaustive optimum F {opt:.6g}: rankmap F {r['F']:.6g}"
-                            + (" (optimal)" if r["F"] <= opt + tol else "")
-                            + (f", METIS F {fm[0]:.6g}" + (" (optimal)" if fm[0] <= opt + tol else "") if fm else ""))
+                    def f_text(name, f):
+                        return f"{name} F {f:.6g}" + (" (optimal)" if f <= opt * (1 + 1e-9) else "")
+                    parts = [f_text("rankmap", r["F"])] + \
+                        [f_text("METIS", x["F"]) for x in rows
+                         if x["case"] is r["case"] and x["placement"].startswith("METIS")]
+                    note = f"; exhaustive optimum F {opt:.6g}: " + ", ".join(parts)
                 check(f"{r['platform']} irregular: rankmap beats METIS partitioning", b < a,
                       f"{fmt_ms(b)} vs {fmt_ms(a)} ms ({a / b:.2f}x){note}")
     return out
