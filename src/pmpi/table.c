@@ -33,6 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #ifdef RANKMAP_HAVE_DISCOVER
 /* rankmap_discover() is used when the loaded librankmap has it */
@@ -51,6 +53,21 @@ void pmpi_say(const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, PMPI_SAY_PREFIX "%s\n", line);
     fflush(stderr);
+}
+
+/* MPICH's mpiexec (hydra) exits as soon as the first abort reaches it, and
+ * output its proxy has not yet read from a process's stderr pipe is lost with
+ * it: an MPI_Init error written just before the abort can vanish.  Wait (at
+ * most 5 s) until our stderr pipe has been read; on a terminal or a file there
+ * is nothing to wait for. */
+static void stderr_drain(void)
+{
+    for (int i = 0; i < 500; i++) {
+        int pending = 0;
+        if (ioctl(STDERR_FILENO, FIONREAD, &pending) != 0 || pending <= 0)
+            return;
+        usleep(10000);
+    }
 }
 
 /* ---- settings ------------------------------------------------------------------ */
@@ -463,8 +480,10 @@ int pmpi_table_init(void)
                                   "(MPIR_CVAR_RANKMAP_TOPOLOGY / MPIR_CVAR_RANKMAP_MAPPING)");
         table_free();
         if (pmpi_set.strict) {
-            if (pmpi_tab.world_rank == 0)
+            if (pmpi_tab.world_rank == 0) {
                 pmpi_say("error: %s (MPIR_CVAR_RANKMAP_STRICT=1)", err);
+                stderr_drain();
+            }
             /* the message is out before any rank aborts the job */
             PMPI_Barrier(MPI_COMM_WORLD);
             return MPI_ERR_OTHER;
