@@ -1,5 +1,6 @@
-// test_grid.cpp -- grid recognition in scrambled graphs (grid_recognize.cpp)
-// and the structured Cartesian embeddings (cartesian.cpp, cart_*.cpp).
+// test_grid.cpp -- grid recognition in scrambled graphs (grid_recognize.cpp),
+// the structured Cartesian embeddings (cartesian.cpp, cart_*.cpp) and the
+// translation-periodic band embedding (band.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 
 #include "common/error.hpp"
 #include "common/rng.hpp"
+#include "map/band.hpp"
 #include "map/cart_embed.hpp"
 #include "map/grid.hpp"
 #include "workload/workload.hpp"
@@ -366,5 +368,54 @@ TEST(CartFamilies, StockOrdersRespectCapacityForAnyTaskCount) {
             return true;
         });
         EXPECT_GT(seen, 0);
+    }
+}
+
+// --- band.cpp: translation-periodic embedding of rank-ordered band graphs ---
+
+TEST(Band, RankOrderedMeshHaloIsEmbeddedWithoutStretch) {
+    // A non-periodic 8x8x8 halo in rank order: partners at rank offsets 1, 8
+    // and 64.  Layers of 64 ranks translated by one hop are an exact
+    // embedding; the tile search must find one (F = F_min).
+    Fixture fx(cartesian_graph({8, 8, 8}, {0, 0, 0}), "torus:8x8x8");
+    Problem p = fx.problem();
+    std::string why;
+    std::vector<int> place = band_embedding(p, 3e7, &why);
+    ASSERT_EQ(place.size(), 512u) << why;
+    EXPECT_NO_THROW(check_placement(*fx.topo, 512, place));
+    EXPECT_DOUBLE_EQ(free_energy(fx.g, *fx.topo, place), fx.pd.f_min);
+}
+
+TEST(Band, SageLikePlacementIsValidDeterministicAndBeatsRankOrder) {
+    Fixture fx(workload_sage(512), "torus:8x8x8");
+    Problem p = fx.problem();
+    std::string why;
+    std::vector<int> a = band_embedding(p, 2e6, &why);
+    ASSERT_EQ(a.size(), 512u) << why;
+    EXPECT_NO_THROW(check_placement(*fx.topo, 512, a));
+    EXPECT_EQ(a, band_embedding(p, 2e6, &why)) << "same seed, same placement";
+    std::vector<int> rank_order(512);
+    for (int i = 0; i < 512; ++i) rank_order[i] = i;
+    const double f = free_energy(fx.g, *fx.topo, a), f_rank = free_energy(fx.g, *fx.topo, rank_order);
+    EXPECT_LT(f, 0.6 * f_rank) << "F/F_min " << f / fx.pd.f_min;
+}
+
+TEST(Band, DeclinesWhatIsNotARankOrderedBandGraphOnATorus) {
+    std::string why;
+    {   // Scrambled labels: partners everywhere in rank.
+        Graph g = workload_cubic1({8, 8, 8});
+        Fixture fx(g.relabeled(shuffled(512, 7)), "torus:8x8x8");
+        EXPECT_TRUE(band_embedding(fx.problem(), 1e5, &why).empty());
+        EXPECT_NE(why.find("rank"), std::string::npos) << why;
+    }
+    {   // A mesh has no translations.
+        Fixture fx(cartesian_graph({8, 8, 8}, {0, 0, 0}), "mesh:8x8x8");
+        EXPECT_TRUE(band_embedding(fx.problem(), 1e5, &why).empty());
+        EXPECT_NE(why.find("wrap"), std::string::npos) << why;
+    }
+    {   // Two tasks per node.
+        Fixture fx(cartesian_graph({8, 8, 4}, {0, 0, 0}), "torus:8x8x2:slots=2");
+        EXPECT_TRUE(band_embedding(fx.problem(), 1e5, &why).empty());
+        EXPECT_NE(why.find("one task per node"), std::string::npos) << why;
     }
 }

@@ -1,0 +1,19 @@
+// band.hpp -- translation-periodic embedding of rank-ordered band graphs
+// (band.cpp), a candidate of `auto`.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "map/mapper.hpp"
+
+namespace rankmap {
+
+// A placement with node(t + P) = node(t) + D (a torus translation of order
+// N / P) for a graph whose partners sit at a few fixed rank offsets with
+// weights repeating along the ranks; `work` is the number of distance
+// evaluations to spend (about).  Returns an empty vector, with the reason
+// in *why, when the problem is not of that kind (not a torus, not one task
+// per node, partners too far apart in rank, no period).
+std::vector<int> band_embedding(const Problem &p, double work, std::string *why);
+
+} // namespace rankmap
