@@ -23,13 +23,15 @@
 // -- explains the graph within 15 % of its weight is used.  (3) The
 // translations D of that order are enumerated up to the torus' symmetries
 // (per axis reflection, permutation of equal extents) and share the work
-// by successive halving: every D gets a short annealing of its tile, the
-// best third a three times longer one, and so on; the last one left gets
-// what remains.  (4) The best tile is expanded to all N tasks.  The caller
-// (auto) polishes it with Kernighan-Lin and keeps it if its true F is the
-// lowest.  Deterministic for a seed.  The tile annealing is the weak part:
-// its result varies with the seed (SAGE-like 512 tasks: 1.43-1.60 within
-// auto's budget; ~1.33 with 1e6 proposals for each of the 25 translations).
+// by successive halving: every D gets a short annealing of its tile (from
+// the cosets in node order, which is exact for a rank-ordered halo), the
+// best third a three times longer one (from a random tile), and so on; the
+// last one left gets what remains.  (4) The best tile is expanded to all N
+// tasks.  The caller (auto) polishes it with Kernighan-Lin and keeps it if
+// its true F is the lowest.  Deterministic for a seed.  The tile annealing
+// is the weak part: its result varies with the seed (SAGE-like 512 tasks:
+// 1.38-1.46 within auto's budget; ~1.33 with 1e6 proposals for each of the
+// 25 translations).
 //
 // Cost: O(E) for the periodisation per order, O(iterations * offsets) for
 // the tile annealing, O(N * ndims) for tables; memory O(N * (2K+1)) with K
