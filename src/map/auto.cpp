@@ -213,15 +213,16 @@ std::vector<int> map_auto(const Problem &p) {
     const double cold_share = N <= 1024 ? 0.9 : N <= 4096 ? 1.5 : 0.3;
     // 3. Rank-ordered band graphs (fixed rank offsets, weights repeating
     //    along the ranks) on a torus: the translation-periodic embedding
-    //    (band.cpp), polished by Kernighan-Lin, is one more candidate; it
-    //    does not feed the chains, so it can only lower auto's F.  Phase 1
-    //    gets 30 % of the nominal work (1.5 x up to 1024 tasks, where auto
-    //    used ~0.4 s of its 1 s target).  When its F beats every start, the
-    //    chains (which on such graphs end well above it: SAGE-like 1.55
-    //    against ~1.45) get 40 % of their work and phase 2, an independent
-    //    band search with another seed, gets the difference and a little
-    //    more (deterministic: decided by F, not by the clock).  Measured
-    //    times in the README.
+    //    (band.cpp), polished by Kernighan-Lin, is one more candidate (it
+    //    does not feed the chains).  Phase 1 gets 30 % of the nominal work
+    //    (1.5 x up to 1024 tasks, where auto used ~0.4 s of its 1 s target).
+    //    When its F beats every start, the chains get 40 % of their work
+    //    and phase 2, an independent band search with another seed, gets
+    //    the difference and a little more: on such graphs the chains end
+    //    well above the band result (SAGE-like 1.55 against ~1.45), so the
+    //    work goes where it pays; on a band graph where the chains would
+    //    have won, auto's F can be higher than with full chains.
+    //    Deterministic: decided by F, not by the clock.  Times in the README.
     double chain_scale = 1.0;
     if (!dl.expired()) {
         std::string why;

@@ -114,16 +114,12 @@ double periodise(const Graph &sym, const std::vector<int> &offsets, int P, TileM
         for (int k = 0; k < no; ++k) {
             double w = mean(b, k);
             if (w <= 0) continue;
-            int d = offsets[k];
-            int fwd = b + d, bwd = b - d;
-            auto floordiv = [P](int x) { return x >= 0 ? x / P : -((-x + P - 1) / P); };
-            int kf = floordiv(fwd), kb = floordiv(bwd);
+            // Rank b + d is residue (b + d) mod P of block (b + d) / P; the
+            // mirror edge leads from that residue back to b, kf blocks down.
+            const int fwd = b + offsets[k], kf = fwd / P;
             out.adj[b].push_back({fwd - kf * P, kf, w});
-            // The mirror edge of residue (b+d) mod P back to b.
             out.adj[fwd - kf * P].push_back({b, -kf, w});
             out.wsum += 2 * w;
-            (void)kb;
-            (void)bwd;
         }
     return dev / total;
 }
@@ -158,9 +154,6 @@ std::vector<int> step_table(const TorusTopology &topo) {
     }
     return out;
 }
-
-long gcd_(long a, long b) { return b ? gcd_(b, a % b) : a; }
-long lcm_(long a, long b) { return a / gcd_(a, b) * b; }
 
 // Annealing of one tile for translation D.  Returns the tile energy / wsum
 // and the tile (node of residue b) in `tile`.
@@ -345,7 +338,7 @@ std::vector<int> band_embedding(const Problem &p, double work, std::string *why)
     const auto &dims = torus->dims();
     const int nd = torus->ndims();
     long lcm = 1;
-    for (int L : dims) lcm = lcm_(lcm, L);
+    for (int L : dims) lcm = std::lcm(lcm, L);
     struct Cand {
         std::vector<int> D;
         int model;
@@ -370,7 +363,7 @@ std::vector<int> band_embedding(const Problem &p, double work, std::string *why)
         std::function<void(int)> rec = [&](int k) {
             if (k == nd) {
                 long ord = 1;
-                for (int j = 0; j < nd; ++j) ord = lcm_(ord, dims[j] / gcd_(dims[j], D[j]));
+                for (int j = 0; j < nd; ++j) ord = std::lcm(ord, dims[j] / std::gcd(dims[j], D[j]));
                 if (ord == m) cands.push_back({D, mi, 0.0, {}});
                 return;
             }
