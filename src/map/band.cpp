@@ -391,7 +391,7 @@ std::vector<int> band_embedding(const Problem &p, double work, std::string *why)
     Rng rng(p.opt.seed * 0x2545f4914f6cdd1dULL + 0xba4d);
     const std::vector<int> steps = step_table(*torus);
     const FastDistance dist(*torus);
-    const double per_iter = 26.0;  // distance evaluations per proposal (measured, ~0.5 us)
+    const double per_iter = 26.0;  // distance evaluations per proposal (counted in local(), before and after)
     const double total_iters = work / per_iter;
     std::vector<int> alive(cands.size());
     std::iota(alive.begin(), alive.end(), 0);
