@@ -334,6 +334,13 @@ std::vector<int> divide_anneal_with_leaves(const Problem &p, std::vector<size_t>
 // valid placement used as an annealing start.
 std::vector<int> bisection_map(const Problem &p, uint64_t seed);
 
+// Graph-drawing start (geometric.cpp): the task graph drawn in the
+// machine's dimensions (pivot MDS + stress majorization), laid onto the
+// machine box by recursive coordinate bisection in the best of several
+// orientations.  Empty, with the reason in *why, without machine
+// coordinates (trees, distance files) or at the deadline.
+std::vector<int> geometric_map(const Problem &p, uint64_t seed, std::string *why);
+
 // Number of near nodes used by the local proposals.
 inline int near_count(const Topology &topo) {
     return std::min(topo.size(), 1 + 2 * std::max(1, topo.ndims()) + 12);

@@ -9,6 +9,7 @@
 #include "cost/cost.hpp"
 #include "map/anneal_state.hpp"
 #include "map/mapper.hpp"
+#include "workload/workload.hpp"
 
 using namespace rankmap;
 
@@ -292,4 +293,47 @@ TEST(Congestion, ReturnsTheStartWhereThereAreNoRoutesToImprove) {
     // one task per node of a 2-node ring: nothing to exchange that helps
     Fixture f(Graph::from_edges(2, {{0, 1, 5.0}, {1, 0, 5.0}}), "torus:2");
     EXPECT_EQ(run_mapper(Algorithm::Congestion, f.problem()), run_mapper(Algorithm::Auto, f.problem()));
+}
+
+// ---- geometric start (geometric.cpp) ---------------------------------------
+
+// A mesh graph with scrambled labels carries no coordinates; the drawing
+// recovers them and the coordinate bisection lays the mesh onto the machine
+// in one orientation, much better than the co-bisection start, whose cuts
+// are oriented independently at each level.
+TEST(Geometric, LaysAScrambledMeshOntoTheMachineInOneOrientation) {
+    Fixture f(scrambled(grid3(8, 8, 8, false), 5), "torus:8x8x8");
+    std::string why;
+    const std::vector<int> geo = geometric_map(f.problem(), 1, &why);
+    expect_capacity(f, geo);
+    const double fg = f.F(geo), fb = f.F(bisection_map(f.problem(), 1));
+    EXPECT_LE(fg, 1.10 * f.d.f_min) << "geometric start F/F_min " << fg / f.d.f_min;
+    EXPECT_LT(fg, fb);
+}
+
+// UMT-like (METIS parts of random points in a cube): the start `auto`'s
+// cold chain is built for.  Its F is below the co-bisection start's, the
+// placement respects node capacity with several tasks per node, and the
+// same seed gives the same placement.
+TEST(Geometric, UmtLikePlacementIsValidDeterministicAndBeatsCoBisection) {
+    Fixture f(workload_umt(512, 3), "torus:8x8x8");
+    std::string why;
+    const std::vector<int> geo = geometric_map(f.problem(), 1, &why);
+    expect_capacity(f, geo);
+    EXPECT_LT(f.F(geo), f.F(bisection_map(f.problem(), 1)));
+    EXPECT_EQ(geo, geometric_map(f.problem(), 1, &why));
+
+    Fixture g(workload_umt(200, 4), "torus:4x4x4:slots=4");
+    const std::vector<int> two = geometric_map(g.problem(), 7, &why);
+    expect_capacity(g, two);
+}
+
+TEST(Geometric, DeclinesWithoutMachineCoordinatesOrCommunication) {
+    std::string why;
+    Fixture tree(grid3(4, 4, 4), "tree:4x2x8:cost=100,10,1");
+    EXPECT_TRUE(geometric_map(tree.problem(), 1, &why).empty());
+    EXPECT_EQ(why, "no machine coordinates");
+    Fixture silent(Graph::from_edges(64, {}), "torus:4x4x4");
+    EXPECT_TRUE(geometric_map(silent.problem(), 1, &why).empty());
+    EXPECT_EQ(why, "no communication");
 }

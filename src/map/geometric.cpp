@@ -1,0 +1,391 @@
+// geometric.cpp -- graph-drawing start placement for `auto` on tori and
+// meshes (private to src/map).
+//
+// The task graphs of unstructured meshes (METIS parts of a 3-D domain, the
+// UMT-like workload) are geometric: parts that touch are near each other in
+// space.  A placement that keeps one global orientation -- the domain laid
+// onto the machine box the way a recursive coordinate bisection would lay
+// the parts' centroids -- has far fewer long edges than the recursive graph
+// co-bisection (anneal_bisect.cpp), whose cuts at each level are oriented
+// independently, and annealing from greedy or co-bisection starts does not
+// find that global layout (measured on UMT-like 8x8x8: centroid bisection
+// 1.48 F/F_min before any refinement; annealing saturates near 1.56).  The
+// graph carries no coordinates, so this file draws it first:
+//
+//   1. Distances: Dijkstra from k pivots chosen farthest-first (k = 100 up
+//      to 4096 tasks, 64 above), edge length min(3, mean weight / w) in the
+//      symmetrized graph: a heavy edge (a large shared face) is short.
+//   2. Pivot MDS (Brandes and Pich, "Eigensolver methods for progressive
+//      multidimensional scaling of large data", 2006): double-centred squared
+//      distances C (N x k), the top d eigenvectors of C^T C by subspace
+//      iteration, coordinates C v.  d = number of machine dimensions with
+//      extent > 1.
+//   3. Sparse stress majorization: 50 Jacobi rounds (30 above 1024 tasks) of the SMACOF update over
+//      the pivot terms (target the pivot distance, weight 1/d^2) and the graph
+//      edges (target the edge length), which straightens the drawing where
+//      classical scaling bends it.
+//   4. Orientation: a drawing is defined up to a rotation, the machine's axes
+//      are not.  For the drawing turned to align a box-shaped domain with
+//      the axes (Givens rotations to a minimum of the summed 4th powers of
+//      the coordinates) and for T - 1 random rotations of it, a
+//      recursive coordinate bisection onto the machine box (split the longest
+//      extent, tasks ordered by the matching coordinate, counts in
+//      proportion to the nodes, so each node ends with lo..hi tasks); the
+//      lowest F is returned.  T = 64 up to 1024 tasks, 32 up to 4096, 16
+//      above.
+//
+// The result is a start for the cold annealing chain of `auto` (it keeps the
+// global layout and repairs the local one), not a mapping on its own.
+// Deterministic for a seed (the rotations); empty, with the reason, for
+// topologies without coordinates (trees, distance files) or on a deadline.
+//
+// Cost: O(k E log N) for the distances, O(N k^2) for C^T C, O(50 N (k +
+// degree) d) for the majorization, O(T (N log^2 N + E)) for the
+// orientations; memory O(N k) floats (the pivot distances).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <queue>
+
+#include "map/anneal_state.hpp"
+
+namespace rankmap {
+
+namespace {
+
+using Coords = std::vector<std::vector<double>>;  // [axis][task]
+
+// Shortest-path distances from each pivot (row a of D, N entries), pivots
+// chosen farthest-first starting at task 0.
+std::vector<int> pivot_distances(const Graph &g, int k, std::vector<float> &D, const Deadline &dl) {
+    const int n = g.n();
+    double mean_w = 0;
+    for (double w : g.weights()) mean_w += w;
+    mean_w /= std::max<int64_t>(1, g.nedges());
+    D.assign(static_cast<size_t>(k) * n, 0.0f);
+    std::vector<double> dist(n), mind(n, std::numeric_limits<double>::infinity());
+    std::vector<int> pivots;
+    using Item = std::pair<double, int>;
+    int piv = 0;
+    for (int a = 0; a < k; ++a) {
+        if (dl.expired()) {  // fewer pivots (the caller declines below d + 1)
+            k = a;
+            break;
+        }
+        pivots.push_back(piv);
+        std::fill(dist.begin(), dist.end(), std::numeric_limits<double>::infinity());
+        std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
+        dist[piv] = 0;
+        heap.push({0.0, piv});
+        while (!heap.empty()) {
+            auto [dv, v] = heap.top();
+            heap.pop();
+            if (dv > dist[v]) continue;
+            for (int64_t e = g.begin(v); e < g.end(v); ++e) {
+                const double w = g.weight(e);
+                const double len = w > 0 ? std::min(3.0, mean_w / w) : 3.0;
+                const int u = g.target(e);
+                if (dv + len < dist[u]) {
+                    dist[u] = dv + len;
+                    heap.push({dist[u], u});
+                }
+            }
+        }
+        // Unreached tasks (a disconnected graph) sit just beyond the farthest.
+        double far = 0;
+        for (double d : dist)
+            if (std::isfinite(d)) far = std::max(far, d);
+        float *row = &D[static_cast<size_t>(a) * n];
+        for (int v = 0; v < n; ++v) {
+            const double d = std::isfinite(dist[v]) ? dist[v] : far + 1;
+            row[v] = static_cast<float>(d);
+            mind[v] = std::min(mind[v], d);
+        }
+        piv = static_cast<int>(std::max_element(mind.begin(), mind.end()) - mind.begin());
+        if (mind[piv] <= 0) {  // every task is a pivot already
+            k = a + 1;
+            break;
+        }
+    }
+    D.resize(static_cast<size_t>(k) * n);
+    return pivots;
+}
+
+void orthonormalize(Coords &V) {
+    for (size_t a = 0; a < V.size(); ++a) {
+        for (size_t b = 0; b < a; ++b) {
+            double dot = 0;
+            for (size_t i = 0; i < V[a].size(); ++i) dot += V[a][i] * V[b][i];
+            for (size_t i = 0; i < V[a].size(); ++i) V[a][i] -= dot * V[b][i];
+        }
+        double nn = 0;
+        for (double x : V[a]) nn += x * x;
+        nn = std::sqrt(nn);
+        if (nn < 1e-300) continue;
+        for (double &x : V[a]) x /= nn;
+    }
+}
+
+// Pivot MDS coordinates (d axes) from the pivot distance rows.  The
+// double-centred squared distances C = -1/2 J D^2 J (N x k) are computed on
+// the fly from D, not stored.
+Coords pivot_mds(const std::vector<float> &D, int n, int k, int d, Rng &rng) {
+    std::vector<double> row_mean(n, 0), col_mean(k, 0);
+    double grand = 0;
+    auto sq = [&](int a, int v) {
+        const double x = D[static_cast<size_t>(a) * n + v];
+        return x * x;
+    };
+    for (int a = 0; a < k; ++a)
+        for (int v = 0; v < n; ++v) {
+            const double s = sq(a, v);
+            row_mean[v] += s / k;
+            col_mean[a] += s / n;
+            grand += s / (static_cast<double>(n) * k);
+        }
+    std::vector<double> ca(n), cb(n);
+    auto column = [&](int a, std::vector<double> &c) {
+        for (int v = 0; v < n; ++v) c[v] = -0.5 * (sq(a, v) - row_mean[v] - col_mean[a] + grand);
+    };
+    // M = C^T C (k x k); its top d eigenvectors by subspace iteration.
+    std::vector<double> M(static_cast<size_t>(k) * k);
+    for (int a = 0; a < k; ++a) {
+        column(a, ca);
+        for (int b = 0; b <= a; ++b) {
+            column(b, cb);
+            double s = 0;
+            for (int v = 0; v < n; ++v) s += ca[v] * cb[v];
+            M[static_cast<size_t>(a) * k + b] = M[static_cast<size_t>(b) * k + a] = s;
+        }
+    }
+    Coords V(d, std::vector<double>(k));
+    for (auto &col : V)
+        for (double &x : col) x = rng.uniform() - 0.5;
+    orthonormalize(V);
+    std::vector<double> y(k);
+    for (int it = 0; it < 300; ++it) {
+        for (auto &col : V) {
+            for (int a = 0; a < k; ++a) {
+                double s = 0;
+                for (int b = 0; b < k; ++b) s += M[static_cast<size_t>(a) * k + b] * col[b];
+                y[a] = s;
+            }
+            col = y;
+        }
+        orthonormalize(V);
+    }
+    Coords X(d, std::vector<double>(n, 0));
+    for (int a = 0; a < k; ++a) {
+        column(a, ca);
+        for (int e = 0; e < d; ++e) {
+            const double va = V[e][a];
+            for (int v = 0; v < n; ++v) X[e][v] += va * ca[v];
+        }
+    }
+    return X;
+}
+
+// Sparse stress majorization (localized SMACOF, Jacobi rounds).
+void majorize(const Graph &g, const std::vector<float> &D, const std::vector<int> &pivots, Coords &X,
+              int rounds, const Deadline &dl) {
+    const int n = g.n(), k = static_cast<int>(pivots.size()), d = static_cast<int>(X.size());
+    double mean_w = 0;
+    for (double w : g.weights()) mean_w += w;
+    mean_w /= std::max<int64_t>(1, g.nedges());
+    auto dist_xy = [&](int v, int j) {
+        double s = 0;
+        for (int e = 0; e < d; ++e) s += (X[e][v] - X[e][j]) * (X[e][v] - X[e][j]);
+        return std::sqrt(s);
+    };
+    // Scale the drawing to the distances first (least squares over the
+    // pivot terms with weights 1/d^2).
+    double num = 0, den = 0;
+    for (int a = 0; a < k; ++a)
+        for (int v = 0; v < n; ++v) {
+            const double t = D[static_cast<size_t>(a) * n + v];
+            if (v == pivots[a] || t <= 0) continue;
+            const double x = dist_xy(v, pivots[a]);
+            num += x / t;
+            den += x * x / (t * t);
+        }
+    if (den > 0 && num > 0)
+        for (auto &ax : X)
+            for (double &x : ax) x *= num / den;
+    Coords Y(d, std::vector<double>(n));
+    std::vector<double> diff(d);
+    for (int r = 0; r < rounds && !dl.expired(); ++r) {
+        for (int v = 0; v < n; ++v) {
+            double wsum = 0;
+            for (int e = 0; e < d; ++e) Y[e][v] = 0;
+            auto term = [&](int j, double target, double w) {
+                double s = 0;
+                for (int e = 0; e < d; ++e) {
+                    diff[e] = X[e][v] - X[e][j];
+                    s += diff[e] * diff[e];
+                }
+                s = std::max(std::sqrt(s), 1e-9);
+                for (int e = 0; e < d; ++e) Y[e][v] += w * (X[e][j] + target * diff[e] / s);
+                wsum += w;
+            };
+            for (int a = 0; a < k; ++a) {
+                const double t = D[static_cast<size_t>(a) * n + v];
+                if (pivots[a] != v && t > 0) term(pivots[a], t, 1.0 / (t * t));
+            }
+            for (int64_t e = g.begin(v); e < g.end(v); ++e) {
+                const double w = g.weight(e);
+                const double len = w > 0 ? std::min(3.0, mean_w / w) : 3.0;
+                if (g.target(e) != v) term(g.target(e), len, 1.0 / (len * len));
+            }
+            if (wsum > 0)
+                for (int e = 0; e < d; ++e) Y[e][v] /= wsum;
+            else
+                for (int e = 0; e < d; ++e) Y[e][v] = X[e][v];
+        }
+        std::swap(X, Y);
+    }
+}
+
+// Recursive coordinate bisection of the tasks onto the machine box: the
+// longest extent of a box is halved, its tasks ordered by the coordinate
+// of that machine dimension's axis (axis_of[dim]) and split in proportion
+// to the nodes.  A box of one node takes all its tasks.
+void coordinate_bisection(const Topology &topo, const Coords &X, const std::vector<int> &axis_of,
+                          std::vector<int> &order, std::vector<int> &place) {
+    const int D = topo.ndims();
+    struct Box {
+        std::vector<int> lo, hi;  // [lo, hi) per dimension
+        size_t b, e;              // tasks order[b, e)
+    };
+    std::vector<Box> stack;
+    stack.push_back({std::vector<int>(D, 0), topo.dims(), 0, order.size()});
+    while (!stack.empty()) {
+        Box box = std::move(stack.back());
+        stack.pop_back();
+        int dim = -1, ext = 1;
+        for (int k = 0; k < D; ++k)
+            if (box.hi[k] - box.lo[k] > ext) {
+                ext = box.hi[k] - box.lo[k];
+                dim = k;
+            }
+        if (dim < 0) {
+            const int node = topo.node_at(box.lo.data());
+            for (size_t i = box.b; i < box.e; ++i) place[order[i]] = node;
+            continue;
+        }
+        const std::vector<double> &key = X[axis_of[dim]];
+        std::sort(order.begin() + static_cast<std::ptrdiff_t>(box.b), order.begin() + static_cast<std::ptrdiff_t>(box.e),
+                  [&](int a, int b) { return key[a] < key[b] || (key[a] == key[b] && a < b); });
+        const int half = ext / 2;
+        // floor(n * half / ext) keeps every node between lo and hi tasks
+        // when the box as a whole is (see cost.hpp, equation 3).
+        const size_t cut = box.b + (box.e - box.b) * static_cast<size_t>(half) / static_cast<size_t>(ext);
+        Box a{box.lo, box.hi, box.b, cut}, b{box.lo, box.hi, cut, box.e};
+        a.hi[dim] = box.lo[dim] + half;
+        b.lo[dim] = box.lo[dim] + half;
+        stack.push_back(std::move(b));
+        stack.push_back(std::move(a));
+    }
+}
+
+Coords rotated(const Coords &X, Rng &rng) {
+    const int d = static_cast<int>(X.size());
+    Coords R(d, std::vector<double>(d));
+    for (auto &r : R)
+        for (double &x : r) x = rng.uniform() - 0.5;
+    orthonormalize(R);
+    const size_t n = X.empty() ? 0 : X[0].size();
+    Coords Y(d, std::vector<double>(n, 0));
+    for (int a = 0; a < d; ++a)
+        for (int i = 0; i < d; ++i)
+            for (size_t v = 0; v < n; ++v) Y[a][v] += R[a][i] * X[i][v];
+    return Y;
+}
+
+// The drawing turned, by Givens rotations in each pair of axes, to a local
+// minimum of sum_v sum_a x_a(v)^4: for a box-shaped drawing (a mesh, a
+// domain cut into parts) that aligns its edges with the axes.
+Coords axis_aligned(Coords X) {
+    const int d = static_cast<int>(X.size());
+    const size_t n = X.empty() ? 0 : X[0].size();
+    for (auto &ax : X) {
+        double mean = 0;
+        for (double x : ax) mean += x;
+        mean /= std::max<size_t>(1, n);
+        for (double &x : ax) x -= mean;
+    }
+    constexpr int kAngles = 90;
+    const double pi = std::acos(-1.0);
+    for (int sweep = 0; sweep < 4; ++sweep)
+        for (int a = 0; a < d; ++a)
+            for (int b = a + 1; b < d; ++b) {
+                double best = 0, bestv = 0;
+                for (int i = 0; i < kAngles; ++i) {
+                    const double th = 0.5 * pi * i / kAngles, c = std::cos(th), s = std::sin(th);
+                    double v4 = 0;
+                    for (size_t v = 0; v < n; ++v) {
+                        const double u = c * X[a][v] - s * X[b][v], w = s * X[a][v] + c * X[b][v];
+                        v4 += u * u * u * u + w * w * w * w;
+                    }
+                    if (i == 0 || v4 < bestv) {
+                        bestv = v4;
+                        best = th;
+                    }
+                }
+                const double c = std::cos(best), s = std::sin(best);
+                for (size_t v = 0; v < n; ++v) {
+                    const double u = c * X[a][v] - s * X[b][v], w = s * X[a][v] + c * X[b][v];
+                    X[a][v] = u;
+                    X[b][v] = w;
+                }
+            }
+    return X;
+}
+
+} // namespace
+
+std::vector<int> geometric_map(const Problem &p, uint64_t seed, std::string *why) {
+    auto fail = [&](const char *reason) {
+        if (why) *why = reason;
+        return std::vector<int>();
+    };
+    const Topology &topo = p.topo;
+    const int N = p.sym.n();
+    if (topo.kind() != TopologyKind::Torus) return fail("no machine coordinates");
+    std::vector<int> axis_of(topo.ndims(), 0);
+    int d = 0;
+    for (int k = 0; k < topo.ndims(); ++k)
+        if (topo.dims()[k] > 1) axis_of[k] = d++;
+    if (d == 0 || N < 8) return fail("too small");
+    if (p.sym.nedges() == 0) return fail("no communication");
+    Rng rng(seed * 0x2545f4914f6cdd1dULL + 0x6e0);
+    // Effort by size (UMT-like 8x8x8 and 16x16x8: 0.10 s and 0.30 s here;
+    // 200 pivots took 0.17 s and 0.73 s for no gain beyond seed-to-seed
+    // noise after the cold chain).
+    const int k = std::min(N, N <= 4096 ? 100 : 64);
+    const int rounds = N <= 1024 ? 50 : 30;
+    const int trials = N <= 1024 ? 64 : N <= 4096 ? 32 : 16;
+    std::vector<float> D;
+    const std::vector<int> pivots = pivot_distances(p.sym, k, D, p.deadline);
+    if (p.deadline.expired()) return fail("deadline");
+    if (static_cast<int>(pivots.size()) <= d) return fail("too few distinct distances to draw");
+    Coords X = pivot_mds(D, N, static_cast<int>(pivots.size()), d, rng);
+    majorize(p.sym, D, pivots, X, rounds, p.deadline);
+    std::vector<float>().swap(D);
+    if (p.deadline.expired()) return fail("deadline");
+    std::vector<int> best, place(N, -1), order(N);
+    double bestF = 0;
+    for (int t = 0; t < trials && (t == 0 || !p.deadline.expired()); ++t) {
+        const Coords Y = t == 0 ? axis_aligned(X) : rotated(X, rng);
+        std::iota(order.begin(), order.end(), 0);
+        coordinate_bisection(topo, Y, axis_of, order, place);
+        const double f = free_energy(p.g, topo, place);
+        if (best.empty() || f < bestF) {
+            best = place;
+            bestF = f;
+        }
+    }
+    return best;
+}
+
+} // namespace rankmap
