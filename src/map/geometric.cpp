@@ -56,13 +56,23 @@ namespace {
 
 using Coords = std::vector<std::vector<double>>;  // [axis][task]
 
+// Length of an edge in the drawing: mean weight / weight, at most 3 (a
+// heavy edge, a large shared face, is short).  One model for the pivot
+// distances and the majorization targets.
+struct EdgeLength {
+    double mean_w = 0;
+    explicit EdgeLength(const Graph &g) {
+        for (double w : g.weights()) mean_w += w;
+        mean_w /= std::max<int64_t>(1, g.nedges());
+    }
+    double operator()(double w) const { return w > 0 ? std::min(3.0, mean_w / w) : 3.0; }
+};
+
 // Shortest-path distances from each pivot (row a of D, N entries), pivots
 // chosen farthest-first starting at task 0.
 std::vector<int> pivot_distances(const Graph &g, int k, std::vector<float> &D, const Deadline &dl) {
     const int n = g.n();
-    double mean_w = 0;
-    for (double w : g.weights()) mean_w += w;
-    mean_w /= std::max<int64_t>(1, g.nedges());
+    const EdgeLength length(g);
     D.assign(static_cast<size_t>(k) * n, 0.0f);
     std::vector<double> dist(n), mind(n, std::numeric_limits<double>::infinity());
     std::vector<int> pivots;
@@ -83,8 +93,7 @@ std::vector<int> pivot_distances(const Graph &g, int k, std::vector<float> &D, c
             heap.pop();
             if (dv > dist[v]) continue;
             for (int64_t e = g.begin(v); e < g.end(v); ++e) {
-                const double w = g.weight(e);
-                const double len = w > 0 ? std::min(3.0, mean_w / w) : 3.0;
+                const double len = length(g.weight(e));
                 const int u = g.target(e);
                 if (dv + len < dist[u]) {
                     dist[u] = dv + len;
@@ -190,9 +199,7 @@ Coords pivot_mds(const std::vector<float> &D, int n, int k, int d, Rng &rng) {
 void majorize(const Graph &g, const std::vector<float> &D, const std::vector<int> &pivots, Coords &X,
               int rounds, const Deadline &dl) {
     const int n = g.n(), k = static_cast<int>(pivots.size()), d = static_cast<int>(X.size());
-    double mean_w = 0;
-    for (double w : g.weights()) mean_w += w;
-    mean_w /= std::max<int64_t>(1, g.nedges());
+    const EdgeLength length(g);
     auto dist_xy = [&](int v, int j) {
         double s = 0;
         for (int e = 0; e < d; ++e) s += (X[e][v] - X[e][j]) * (X[e][v] - X[e][j]);
@@ -233,8 +240,7 @@ void majorize(const Graph &g, const std::vector<float> &D, const std::vector<int
                 if (pivots[a] != v && t > 0) term(pivots[a], t, 1.0 / (t * t));
             }
             for (int64_t e = g.begin(v); e < g.end(v); ++e) {
-                const double w = g.weight(e);
-                const double len = w > 0 ? std::min(3.0, mean_w / w) : 3.0;
+                const double len = length(g.weight(e));
                 if (g.target(e) != v) term(g.target(e), len, 1.0 / (len * len));
             }
             if (wsum > 0)
