@@ -16,7 +16,8 @@
 // the tasks of two nodes at most `radius` hops apart in a simulated
 // annealing chain (seed 000's Metropolis rule on Phi); the best placement
 // seen is returned, and it is kept only if its busiest link is lighter than
-// the start's (otherwise the start is returned unchanged).
+// the start's (otherwise the start is returned unchanged).  The start is
+// the lightest of several auto runs (see map_congestion).
 //
 // Cost per proposed swap: O((deg(i) + deg(j)) x route length); memory
 // O(N + E + links).  Only for machines with routes (torus/mesh); elsewhere
@@ -183,10 +184,13 @@ std::vector<int> map_congestion(const Problem &p) {
     // Several starts: auto with seeds seed, seed+1, ...; the one with the
     // lightest busiest link (then the lower F) goes to the chain.  auto
     // optimises F, and among its near-equal results the busiest link varies
-    // a lot (SAGE-like 512, seeds 1-12: 9984 to 14592), more than the cold
-    // chain below changes it, so picking among them is the cheap half of the
-    // work.  Count by size, as auto's own cost grows with N.
-    const int nstarts = N <= 1024 ? 4 : N <= 8192 ? 2 : 1;
+    // a lot (SAGE-like 512, seeds 1-24: F 1.36-1.47, busiest link 9984 to
+    // 14976; 9984 for 4 of the 24), more than the cold chain below changes
+    // it, so picking among them is the cheap half of the work.  Eight
+    // starts up to 1024 tasks (four left 7 of 24 seeds at 11520-12672 on
+    // that graph, eight 1; ~10 s at 512 tasks), two up to 8192, one above:
+    // auto's own cost grows with N.
+    const int nstarts = N <= 1024 ? 8 : N <= 8192 ? 2 : 1;
     auto F_of = [&](const std::vector<int> &pl) { return PlacementState(p.sym, p.topo, p.cap, pl).energy(); };
     double max0 = LinkLoads(p.g, p.topo, start).max_load();
     double f0 = F_of(start);

@@ -289,10 +289,10 @@ TEST(Congestion, LightensTheBusiestLinkOfAutosPlacement) {
     EXPECT_LT(lc, la);
 }
 
-// Up to 1024 tasks it starts from the lightest of four auto runs (seeds
-// seed..seed+3): its busiest link is no heavier than any of theirs.  On this
-// SAGE-like graph the four differ (the chain alone did not reach the
-// lightest of them before multi-start).
+// Up to 1024 tasks it starts from the lightest of eight auto runs (seeds
+// seed..seed+7): its busiest link is no heavier than that of any of the
+// first four.  On this SAGE-like graph those four differ (the chain from
+// seed 1's start alone ended at 12288, the lightest of them is 9984).
 TEST(Congestion, StartsFromTheLightestOfSeveralAutoRuns) {
     Fixture f(workload_sage(512, 13824), "torus:8x8x8", 1);
     std::vector<double> loads;
