@@ -188,13 +188,14 @@ std::vector<int> map_congestion(const Problem &p) {
     // 14976; 9984 for 4 of the 24), more than the cold chain below changes
     // it, so picking among them is the cheap half of the work.  Eight
     // starts up to 1024 tasks (four left 7 of 24 seeds at 11520-12672 on
-    // that graph, eight 1; ~10 s at 512 tasks), two up to 8192, one above:
+    // that graph, eight 1; ~11 s at 512 tasks), two up to 8192, one above:
     // auto's own cost grows with N.
     const int nstarts = N <= 1024 ? 8 : N <= 8192 ? 2 : 1;
     auto F_of = [&](const std::vector<int> &pl) { return PlacementState(p.sym, p.topo, p.cap, pl).energy(); };
     double max0 = LinkLoads(p.g, p.topo, start).max_load();
     double f0 = F_of(start);
-    for (int k = 1; k < nstarts && !p.deadline.expired(); ++k) {
+    int tried = 1;
+    for (int k = 1; k < nstarts && !p.deadline.expired(); ++k, ++tried) {
         Problem q = p;
         q.opt.seed = p.opt.seed + static_cast<uint64_t>(k);
         q.progress = nullptr;
@@ -207,7 +208,7 @@ std::vector<int> map_congestion(const Problem &p) {
             f0 = f;
         }
     }
-    if (nstarts > 1) say("lightest busiest link of " + std::to_string(nstarts) + " auto starts: " + std::to_string(max0));
+    if (tried > 1) say("lightest busiest link of " + std::to_string(tried) + " auto starts: " + std::to_string(max0));
     LinkLoads st(p.g, p.topo, start);
     if (max0 <= 0) return start;
     // Candidate partners: nodes within a few hops of a task's node.
