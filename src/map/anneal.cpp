@@ -26,6 +26,7 @@
 #include <cstdio>
 #include <numeric>
 
+#include "config.h"  // RANKMAP_DEBUG_CHECKS (configure --enable-debug-checks)
 #include "map/anneal_state.hpp"
 
 namespace rankmap {

@@ -28,10 +28,13 @@
 // best third a three times longer one (from a random tile), and so on; the
 // last one left gets what remains.  (4) The best tile is expanded to all N
 // tasks.  The caller (auto) polishes it with Kernighan-Lin and keeps it if
-// its true F is the lowest.  Deterministic for a seed.  The tile annealing
-// is the weak part: its result varies with the seed (SAGE-like 512 tasks:
-// 1.38-1.46 within auto's budget; ~1.33 with 1e6 proposals for each of the
-// 25 translations).
+// its true F is the lowest.  Deterministic for a seed.  The choice of
+// translation is the weak part.  SAGE-like 512 tasks: with D = (3,3,4)
+// alone, 1e8 of work gives a median tile F/F_min of 1.32 over 20 seeds,
+// and the other 24 translations reach 1.32-1.45 at 2e8; but short runs
+// do not rank the translations as long ones do (a 3e6 run scatters
+// 1.45-1.85 on every D), so the successive halving keeps (3,3,4) in few
+// seeds and auto's result spreads 1.38-1.46.
 //
 // Cost: O(E) for the periodisation per order, O(iterations * offsets) for
 // the tile annealing, O(N * ndims) for tables; memory O(N * (2K+1)) with K
@@ -155,12 +158,45 @@ std::vector<int> step_table(const TorusTopology &topo) {
     return out;
 }
 
+// Distances for the tile annealing, read ~26 times a proposal: a dense
+// byte table up to kDenseMax nodes when every distance is a hop count
+// below 256 (256 KiB at 512 nodes; the band search runs 1.5x faster than
+// with FastDistance's per-dimension tables, same values, so the same
+// placements), FastDistance otherwise.
+constexpr int kDenseMax = 1024;
+class TileDistance {
+public:
+    TileDistance(const TorusTopology &topo, const FastDistance &fd) : fd_(fd), n_(topo.size()) {
+        if (n_ > kDenseMax) return;
+        tab_.resize(static_cast<size_t>(n_) * n_);
+        for (int a = 0; a < n_; ++a)
+            for (int b = 0; b < n_; ++b) {
+                const double d = fd(a, b);
+                // Only exact small integers (hop counts); otherwise (another
+                // metric, a long ring) FastDistance itself.
+                if (!(d >= 0 && d <= 255 && d == std::floor(d))) {
+                    tab_.clear();
+                    return;
+                }
+                tab_[static_cast<size_t>(a) * n_ + b] = static_cast<uint8_t>(d);
+            }
+    }
+    double operator()(int a, int b) const {
+        return tab_.empty() ? fd_(a, b) : tab_[static_cast<size_t>(a) * n_ + b];
+    }
+
+private:
+    const FastDistance &fd_;
+    int n_;
+    std::vector<uint8_t> tab_;
+};
+
 // Annealing of one tile for translation D.  Returns the tile energy / wsum
 // and the tile (node of residue b) in `tile`.
 class TileAnnealer {
 public:
     TileAnnealer(const TorusTopology &topo, const TileModel &m, const std::vector<int> &D,
-                 const std::vector<int> &step, const FastDistance &dist, int K)
+                 const std::vector<int> &step, const TileDistance &dist, int K)
         : topo_(topo), m_(m), K_(K), step_(step), dist_(dist) {
         const int N = topo.size();
         // trans_[(s + K) * N + v] = v + s D, s in [-K, K].
@@ -296,7 +332,7 @@ private:
     const TileModel &m_;
     int K_;
     const std::vector<int> &step_;
-    const FastDistance &dist_;
+    const TileDistance &dist_;
     std::vector<int> trans_, coset_, idx_, members_, pos_, owner_;
     int ncos_ = 0, m_len_ = 0;
 };
@@ -390,7 +426,8 @@ std::vector<int> band_embedding(const Problem &p, double work, std::string *why)
     // is left, which gets what remains.  Each round costs about the same.
     Rng rng(p.opt.seed * 0x2545f4914f6cdd1dULL + 0xba4d);
     const std::vector<int> steps = step_table(*torus);
-    const FastDistance dist(*torus);
+    const FastDistance fdist(*torus);
+    const TileDistance dist(*torus, fdist);
     const double per_iter = 26.0;  // distance evaluations per proposal (counted in local(), before and after)
     const double total_iters = work / per_iter;
     std::vector<int> alive(cands.size());
