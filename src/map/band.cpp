@@ -41,6 +41,7 @@
 // the number of blocks an edge can span (1-2).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <numeric>
