@@ -67,6 +67,22 @@ constexpr int kFullAnnealMax = 1 << 30;
 // evaluations per second on one core (a conservative figure, measured
 // ~4-8e7 on the development machine).
 constexpr double kNominalEvalsPerSecond = 3.0e7;
+// Band graphs up to 1024 tasks (band.cpp): phase 1's share of the nominal
+// work, the chains' scale when the band embedding beats every start, the
+// extra work phase 2 then gets, and the tile annealing's start temperature.
+// The general chains end far above the band result on such graphs
+// (SAGE-like 512: ~1.55 against ~1.32), so up to 1024 tasks the band search
+// gets most of the 1 s target.  Measured on SAGE-like 8x8x8, seeds 1-16,
+// with the staircase prediction and phase 2 on phase 1's best two
+// translations: F/F_min median 1.336 at start temperature 1.0, 1.310 at
+// 0.7 (0.55: 1.403); at 16x16x8 (2048 tasks, tiles of 128) 0.7 was worse
+// (mean of seeds 1-4 1.462 against 1.443), so larger problems keep 1.0.
+constexpr double kBandPhase1Small = 3.5;
+constexpr double kBandChainScaleSmall = 0.15;
+constexpr double kBandPhase2ExtraSmall = 4.0;
+constexpr double kBandStartTemperatureSmall = 0.7;
+// Phase 2 searches only phase 1's best few translations.
+constexpr size_t kBandPhase2Translations = 2;
 
 double default_budget(int n) {
     const double xs[] = {512, 2048, 32768}, ys[] = {0.7, 3.8, 40.0};
@@ -241,21 +257,34 @@ std::vector<int> map_auto(const Problem &p) {
     //    along the ranks) on a torus: the translation-periodic embedding
     //    (band.cpp), polished by Kernighan-Lin, is one more candidate (it
     //    does not feed the chains).  Phase 1 gets 30 % of the nominal work
-    //    (1.5 x up to 1024 tasks, where auto used ~0.4 s of its 1 s target).
-    //    When its F beats every start, the chains get 40 % of their work
-    //    and phase 2, an independent band search with another seed, gets
-    //    the difference and a little more: on such graphs the chains end
-    //    well above the band result (SAGE-like 1.55 against ~1.45), so the
-    //    work goes where it pays; on a band graph where the chains would
-    //    have won, auto's F can be higher than with full chains.
+    //    (kBandPhase1Small = 3.5 x up to 1024 tasks).  When its F beats
+    //    every start, the chains get 40 % of their work (15 % up to 1024
+    //    tasks) and phase 2, a band search with another seed on phase 1's
+    //    best two translations, gets the difference and more
+    //    (kBandPhase2ExtraSmall): on such graphs the chains end well above
+    //    the band result (SAGE-like 1.55 against ~1.32), so the work goes
+    //    where it pays; on a band graph where the chains would have won,
+    //    auto's F can be higher than with full chains.  congestion's starts
+    //    (Options::link_starts) keep the band search as it was before
+    //    these settings (see band.hpp for why).
     //    Deterministic: decided by F, not by the clock.  Times in the README.
     double chain_scale = 1.0;
     if (!dl.expired()) {
         std::string why;
-        const double phase1 = N <= 1024 ? 1.5 : 0.3;
+        // small: the F-tuned shares up to 1024 tasks, unless these are
+        // congestion's starts (Options::link_starts: the old shares and
+        // uniform partner choice, see band.hpp).
+        const bool small = N <= 1024 && !p.opt.link_starts;
+        const double phase1 = small ? kBandPhase1Small : N <= 1024 ? 1.5 : 0.3;
         Problem q = p;
         q.deadline = dl.share(0.5);
-        std::vector<int> band = band_embedding(q, speed * budget * phase1, &why);
+        std::vector<std::vector<int>> ranking;
+        BandOptions bo;
+        bo.weighted_partners = !p.opt.link_starts;
+        bo.staircase = !p.opt.link_starts;
+        bo.start_temperature = small ? kBandStartTemperatureSmall : 1.0;
+        bo.ranking = &ranking;
+        std::vector<int> band = band_embedding(q, speed * budget * phase1, &why, bo);
         if (band.empty()) {
             if (p.progress) p.progress("auto: no band embedding (" + why + ")");
         } else {
@@ -263,13 +292,16 @@ std::vector<int> map_auto(const Problem &p) {
             const double fb = F_of(p, band);
             offer(std::move(band));
             if (fb < fgreedy && (starts.empty() || fb < starts[0].first) && !dl.expired()) {
-                chain_scale = 0.4;
+                chain_scale = small ? kBandChainScaleSmall : 0.4;
                 // The chains' saved work, plus 0.5 x the nominal budget up to
                 // 4096 tasks (room left under the 1 s / 5 s targets).
-                const double phase2 = (1 - chain_scale) * (0.4 + cold_share) + (N <= 4096 ? 0.5 : 0.0);
+                const double phase2 = (1 - chain_scale) * (0.4 + cold_share) + (N <= 4096 ? 0.5 : 0.0) +
+                                      (small ? kBandPhase2ExtraSmall : 0.0);
                 q.opt.seed = p.opt.seed + 0x5eed;
                 q.deadline = dl.share(0.5);
-                std::vector<int> band2 = band_embedding(q, speed * budget * phase2, &why);
+                if (p.opt.link_starts) ranking.clear();  // as before: phase 2 searches every translation
+                if (ranking.size() > kBandPhase2Translations) ranking.resize(kBandPhase2Translations);
+                std::vector<int> band2 = band_embedding(q, speed * budget * phase2, &why, bo);
                 if (!band2.empty()) {
                     kl_refine(p, band2, dl.share(0.1));
                     offer(std::move(band2));

@@ -22,19 +22,27 @@
 // periodised graph -- w(b, d) = mean over ranks i = b (mod P) of C(i, i+d)
 // -- explains the graph within 15 % of its weight is used.  (3) The
 // translations D of that order are enumerated up to the torus' symmetries
-// (per axis reflection, permutation of equal extents) and share the work
-// by successive halving: every D gets a short annealing of its tile (from
-// the cosets in node order, which is exact for a rank-ordered halo), the
-// best third a three times longer one (from a random tile), and so on; the
-// last one left gets what remains.  (4) The best tile is expanded to all N
-// tasks.  The caller (auto) polishes it with Kernighan-Lin and keeps it if
-// its true F is the lowest.  Deterministic for a seed.  The choice of
-// translation is the weak part.  SAGE-like 512 tasks: with D = (3,3,4)
-// alone, 1e8 of work gives a median tile F/F_min of 1.32 over 20 seeds,
-// and the other 24 translations reach 1.32-1.45 at 2e8; but short runs
-// do not rank the translations as long ones do (a 3e6 run scatters
-// 1.45-1.85 on every D), so the successive halving keeps (3,3,4) in few
-// seeds and auto's result spreads 1.38-1.46.
+// (per axis reflection, permutation of equal extents) and, when the
+// staircase prediction allows some of them, cut to those (below).  They
+// share the work by successive halving: every D gets a short annealing of
+// its tile (a tenth from the cosets in node order, which is exact for a
+// rank-ordered halo, the rest from a random tile), the best third a three
+// times longer one (from a random tile), and so on; the last one left gets
+// what remains.  (4) The best tile is expanded to all N tasks.  The caller
+// (auto) polishes it with Kernighan-Lin, keeps it if its true F is the
+// lowest, and may run a second, longer search on the best two translations
+// (BandOptions::ranking).  Deterministic for a seed.
+//
+// Staircase prediction.  Short annealings do not rank the translations as
+// long ones do (SAGE-like 512: a 3e6 run scatters 1.45-1.85 on every D,
+// while 2e8 runs put (3,3,4) first at 1.285-1.300 and the other 24 at
+// 1.31-1.61).  So D is predicted from the graph: an embedding that keeps
+// the heavy edges at one hop walks one hop forward per edge along the
+// cheapest rank path from t to t + P (edge cost 1 / total weight of its
+// offset), so D is the end of a monotone staircase of that many unit
+// steps.  SAGE-like 512: 8 x (+5) + 4 x (+6) = 64, twelve steps; 6 of the
+// 25 translations qualify, among them (3,3,4) and (1,1,4), the best two of
+// all 25.  A rank-ordered 8x8x8 halo: one step of +64, D = (0,0,1).
 //
 // Cost: O(E) for the periodisation per order, O(iterations * offsets) for
 // the tile annealing, O(N * ndims) for tables; memory O(N * (2K+1)) with K
@@ -43,10 +51,13 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <numeric>
 
+#include "common/error.hpp"
 #include "common/rng.hpp"
+#include "config.h"  // RANKMAP_DEBUG_CHECKS (configure --enable-debug-checks)
 #include "map/anneal_state.hpp"
 #include "map/band.hpp"
 #include "topology/torus.hpp"
@@ -197,9 +208,12 @@ private:
 class TileAnnealer {
 public:
     TileAnnealer(const TorusTopology &topo, const TileModel &m, const std::vector<int> &D,
-                 const std::vector<int> &step, const TileDistance &dist, int K)
-        : topo_(topo), m_(m), K_(K), step_(step), dist_(dist) {
+                 const std::vector<int> &step, const TileDistance &dist, int K, bool weighted, double t0)
+        : topo_(topo), m_(m), K_(K), weighted_(weighted), t0_(t0), step_(step), dist_(dist) {
         const int N = topo.size();
+        wtot_.assign(m_.P, 0.0);
+        for (int b = 0; b < m_.P; ++b)
+            for (const TileEdge &e : m_.adj[b]) wtot_[b] += e.w;
         // trans_[(s + K) * N + v] = v + s D, s in [-K, K].
         std::vector<int> fwd = translation_table(topo, D), inv(N);
         for (int v = 0; v < N; ++v) inv[fwd[v]] = v;
@@ -254,11 +268,12 @@ public:
             owner_[order[b]] = b;
         }
         double E = 0;
-        for (int b = 0; b < P; ++b) E += energy_of(b);
+        ecache_.assign(P, 0.0);
+        for (int b = 0; b < P; ++b) E += (ecache_[b] = energy_of(b));
         double best = E;
         std::vector<int> bestpos = pos_;
         const double unit = m_.wsum / P;  // mean energy of a tile task at F = F_min
-        const double T0 = 1.0, T1 = 0.05;  // in units of a task's energy at F_min (tuned on SAGE-like tiles)
+        const double T0 = t0_, T1 = 0.05;  // in units of a task's energy at F_min (tuned on SAGE-like tiles)
         const double cool = std::pow(T1 / T0, 1.0 / static_cast<double>(std::max<int64_t>(1, iters)));
         double T = T0 / cool;
         for (int64_t it = 0; it < iters; ++it) {
@@ -268,15 +283,36 @@ public:
             int target;
             const auto &at = m_.adj[t];
             if (!at.empty() && rng.below(10) < 9) {
-                const TileEdge &e = at[rng.below(static_cast<uint32_t>(at.size()))];
-                int v = image(e.to, e.shift);
+                // The partner in proportion to the edge weight: the heavy
+                // edges decide the tile (SAGE-like 512, D = (3,3,4), 20
+                // seeds: median tile F/F_min 1.323 -> 1.311 at 1e8 of work).
+                // Uniform among the partners when `weighted_` is off (the
+                // placements congestion starts from, see band.hpp).
+                const TileEdge *ep = &at.back();
+                if (weighted_) {
+                    double x = rng.uniform() * wtot_[t];
+                    for (const TileEdge &ed : at)
+                        if ((x -= ed.w) <= 0) {
+                            ep = &ed;
+                            break;
+                        }
+                } else {
+                    ep = &at[rng.below(static_cast<uint32_t>(at.size()))];
+                }
+                int v = image(ep->to, ep->shift);
                 target = step_[(static_cast<size_t>(v) * nd + rng.below(static_cast<uint32_t>(nd))) * 2 + rng.below(2)];
             } else {
                 target = static_cast<int>(rng.below(static_cast<uint32_t>(N)));
             }
             int u = owner_[coset_[target]];
             const int oldt = pos_[t], oldu = pos_[u];
-            double e0 = local(t, u);
+            // Energy before the move from the cache (the t-u edges once).
+            double e0 = ecache_[t];
+            if (u != t) {
+                e0 += ecache_[u];
+                for (const TileEdge &ed : m_.adj[t])
+                    if (ed.to == u) e0 -= ed.w * dist_(pos_[t], image(ed.to, ed.shift));
+            }
             if (u == t) {
                 pos_[t] = target;
             } else {
@@ -287,9 +323,32 @@ public:
                 pos_[u] = members_[static_cast<size_t>(coset_[oldt]) * m_len_ + j];
             }
             double dE = 2 * (local(t, u) - e0);
+            // The cached energy carries rounding the recomputation does not:
+            // an exact tie (a move between equivalent spots) stays a tie.
+            if (std::abs(dE) < 1e-9 * unit) dE = 0;
             if (dE <= 0 || rng.uniform() < std::exp(-dE / (T * unit))) {
                 E += dE;
                 if (u != t) std::swap(owner_[coset_[pos_[t]]], owner_[coset_[pos_[u]]]);
+                // Update the cache: a partner's energy changes by its edge to
+                // t or u (distances are translation invariant, so the mirror
+                // edge has the same length); t and u are recomputed.
+                auto update = [&](int a, int olda) {
+                    for (const TileEdge &ed : m_.adj[a]) {
+                        if (ed.to == t || ed.to == u) continue;
+                        const int q = image(ed.to, ed.shift);
+                        ecache_[ed.to] += ed.w * (dist_(pos_[a], q) - dist_(olda, q));
+                    }
+                };
+                update(t, oldt);
+                if (u != t) update(u, oldu);
+                ecache_[t] = energy_of(t);
+                if (u != t) ecache_[u] = energy_of(u);
+#ifdef RANKMAP_DEBUG_CHECKS
+                for (int b = 0; b < P; ++b)
+                    if (std::abs(ecache_[b] - energy_of(b)) > 1e-6 * std::max(1.0, ecache_[b]))
+                        throw Error("band: cached residue energy drifted from the recomputation",
+                                    ErrorKind::Internal);
+#endif
                 if (E < best - 1e-9 * std::max(1.0, best)) {
                     best = E;
                     bestpos = pos_;
@@ -332,15 +391,61 @@ private:
     const TorusTopology &topo_;
     const TileModel &m_;
     int K_;
+    bool weighted_;
+    double t0_;
     const std::vector<int> &step_;
     const TileDistance &dist_;
     std::vector<int> trans_, coset_, idx_, members_, pos_, owner_;
+    std::vector<double> ecache_; // energy_of(b), kept current by run()
+    std::vector<double> wtot_;   // total edge weight of each residue
     int ncos_ = 0, m_len_ = 0;
 };
 
+// Staircase length: the number of edges on the cheapest forward rank path
+// from a task to the one P ranks later, an edge of offset d costing
+// 1 / W(d) (W = total weight of the offset).  Heavy edges are the ones an
+// embedding keeps at one hop, so this path is the one least likely to run
+// through a stretched edge; 0 when P is not reachable.
+int staircase_steps(const std::vector<int> &offs, const std::vector<double> &W, int P) {
+    std::vector<double> cost(P + 1, std::numeric_limits<double>::infinity());
+    std::vector<int> steps(P + 1, 0);
+    cost[0] = 0;
+    for (int x = 1; x <= P; ++x)
+        for (size_t k = 0; k < offs.size(); ++k) {
+            const int d = offs[k];
+            if (d > x || W[k] <= 0 || !std::isfinite(cost[x - d])) continue;
+            const double c = cost[x - d] + 1.0 / W[k];
+            if (c < cost[x] - 1e-12 * c || (c <= cost[x] + 1e-12 * c && steps[x - d] + 1 < steps[x])) {
+                cost[x] = c;
+                steps[x] = steps[x - d] + 1;
+            }
+        }
+    return std::isfinite(cost[P]) ? steps[P] : 0;
+}
+
+// Whether translation D is the end of a monotone staircase of exactly L
+// unit steps: some v with v_k >= 0, v_k = +-D_k (mod L_k) and sum v_k = L
+// (each step one hop forward along its axis, the sign of every axis fixed).
+bool staircase_reaches(const std::vector<int> &D, const std::vector<int> &dims, int L) {
+    std::vector<char> can(L + 1, 0), next;
+    can[0] = 1;
+    for (size_t k = 0; k < dims.size(); ++k) {
+        next.assign(L + 1, 0);
+        const int a = D[k] % dims[k], b = (dims[k] - a) % dims[k];
+        for (int s = 0; s <= L; ++s) {
+            if (!can[s]) continue;
+            for (int v0 : {a, b})
+                for (int v = v0; s + v <= L; v += dims[k]) next[s + v] = 1;
+        }
+        can.swap(next);
+    }
+    return can[L] != 0;
+}
+
 } // namespace
 
-std::vector<int> band_embedding(const Problem &p, double work, std::string *why) {
+std::vector<int> band_embedding(const Problem &p, double work, std::string *why, const BandOptions &opt) {
+    std::vector<std::vector<int>> *ranking = opt.ranking;
     auto fail = [&](const std::string &s) {
         if (why) *why = s;
         return std::vector<int>();
@@ -414,6 +519,39 @@ std::vector<int> band_embedding(const Problem &p, double work, std::string *why)
         rec(0);
     }
     if (cands.empty()) return fail("no rank period fits a torus translation");
+    // Staircase prediction: an embedding that keeps the heavy edges at one
+    // hop moves forward along the cheapest rank path (staircase_steps) one
+    // hop per edge, so the tile's translation is the end of a monotone
+    // staircase of that many steps.  When some candidates are, only they
+    // are searched: short annealings rank the translations poorly (see
+    // above), so fewer candidates leave more work for the right one.
+    // SAGE-like 512 (offsets 5, 6 heavy): 12 steps (8 x 5 + 4 x 6), 6 of
+    // the 25 translations, among them (3,3,4) and (1,1,4), the two best of
+    // 25 at 2e8 of work each.
+    int stair = 0;
+    size_t all_cands = cands.size();
+    {
+        std::vector<double> W(offs.size(), 0.0);
+        for (int i = 0; i < N; ++i)
+            for (int64_t e = p.sym.begin(i); e < p.sym.end(i); ++e) {
+                const int d = p.sym.target(e) - i;
+                if (d > 0) W[std::lower_bound(offs.begin(), offs.end(), d) - offs.begin()] += p.sym.weight(e);
+            }
+        if (opt.staircase) stair = staircase_steps(offs, W, models[0].P);
+        std::vector<Cand> keep;
+        if (stair > 0)
+            for (const Cand &c : cands)
+                if (staircase_reaches(c.D, dims, stair)) keep.push_back(c);
+        if (!keep.empty()) cands = std::move(keep);
+    }
+    // A previous search's ranking: only its translations, in its order.
+    if (ranking && !ranking->empty()) {
+        std::vector<Cand> keep;
+        for (const auto &D : *ranking)
+            for (const Cand &c : cands)
+                if (c.D == D) keep.push_back(c);
+        if (!keep.empty()) cands = std::move(keep);
+    }
     // Very large tori have thousands of translations: keep an evenly spaced
     // subset (64x32x32 would have ~2,400; 32x32x32 has 804, all kept).
     if (cands.size() > kMaxCandidates) {
@@ -446,10 +584,29 @@ std::vector<int> band_embedding(const Problem &p, double work, std::string *why)
             if (p.deadline.expired()) break;
             Cand &c = cands[ci];
             const TileModel &tm = models[c.model];
-            TileAnnealer an(*torus, tm, c.D, steps, dist, maxoff / tm.P + 2);
+            TileAnnealer an(*torus, tm, c.D, steps, dist, maxoff / tm.P + 2, opt.weighted_partners,
+                            opt.start_temperature);
             if (an.ncosets() != tm.P) continue;  // <D> of the wrong order (guard)
             std::vector<int> tile;
-            double s = an.run(iters, first_round, rng, p.deadline, tile);
+            // First round: a tenth of the work from the ordered start (exact
+            // for a halo whose layers fit D; the chain keeps the best state
+            // it sees), the rest from a random one (SAGE-like 512: (3,3,4)'s
+            // ordered start anneals to the worst of its six candidates in a
+            // short run).
+            double s;
+            if (first_round && !opt.staircase) {
+                s = an.run(iters, true, rng, p.deadline, tile);
+            } else if (first_round) {
+                std::vector<int> t2;
+                s = an.run(iters / 10, true, rng, p.deadline, tile);
+                const double s2 = an.run(iters - iters / 10, false, rng, p.deadline, t2);
+                if (s2 < s) {
+                    s = s2;
+                    tile = std::move(t2);
+                }
+            } else {
+                s = an.run(iters, false, rng, p.deadline, tile);
+            }
             spent += static_cast<double>(iters);
             if (s < c.score) {
                 c.score = s;
@@ -464,6 +621,11 @@ std::vector<int> band_embedding(const Problem &p, double work, std::string *why)
         len *= 3;
     }
     std::stable_sort(cands.begin(), cands.end(), [](const Cand &a, const Cand &b) { return a.score < b.score; });
+    if (ranking) {
+        ranking->clear();
+        for (const Cand &c : cands)
+            if (!c.tile.empty()) ranking->push_back(c.D);
+    }
     const Cand &best = cands[0];
     if (best.tile.empty()) return fail("no tile found in time");
     const TileModel &tm = models[best.model];
@@ -480,7 +642,8 @@ std::vector<int> band_embedding(const Problem &p, double work, std::string *why)
         std::string d;
         for (int j = 0; j < nd; ++j) d += (j ? "," : "") + std::to_string(best.D[j]);
         p.progress("band: tile of " + std::to_string(P) + " ranks, translation (" + d + "), " +
-                   std::to_string(cands.size()) + " translations tried, tile F/F_min " +
+                   std::to_string(cands.size()) + " of " + std::to_string(all_cands) +
+                   " translations tried (staircase of " + std::to_string(stair) + " steps), tile F/F_min " +
                    std::to_string(best.score));
     }
     return place;

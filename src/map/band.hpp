@@ -14,6 +14,28 @@ namespace rankmap {
 // evaluations to spend (about).  Returns an empty vector, with the reason
 // in *why, when the problem is not of that kind (not a torus, not one task
 // per node, partners too far apart in rank, no period).
-std::vector<int> band_embedding(const Problem &p, double work, std::string *why);
+struct BandOptions {
+    // Pick a move's anchor partner in proportion to the edge weight (the
+    // heavy offsets decide the tile: lower F); off, uniformly among the
+    // partners.  `congestion` starts from auto runs with it off: on
+    // SAGE-like 512 the weighted tiles are tighter in F, but every one of
+    // eight seeds had a busiest link of 10368 or more, the uniform ones
+    // reach 9984 (simulated speed-up 1.88x against 1.73x).
+    bool weighted_partners = true;
+    // Search only the translations the staircase prediction allows, with a
+    // random start beside the ordered one in the first round (band.cpp).
+    // Off: every translation, ordered starts first, as before; congestion's
+    // starts use that too (SAGE-like 512: with the prediction their
+    // lightest busiest link was 12288, without 9984).
+    bool staircase = true;
+    // Start temperature of the tile annealing, in units of a task's energy
+    // at F = F_min (it cools to 0.05).
+    double start_temperature = 1.0;
+    // When given: returns the translations searched, best tile first; when
+    // it comes in non-empty, only those translations are searched (a second,
+    // longer search on a first one's best few).
+    std::vector<std::vector<int>> *ranking = nullptr;
+};
+std::vector<int> band_embedding(const Problem &p, double work, std::string *why, const BandOptions &opt = {});
 
 } // namespace rankmap

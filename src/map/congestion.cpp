@@ -175,7 +175,10 @@ private:
 } // namespace
 
 std::vector<int> map_congestion(const Problem &p) {
-    std::vector<int> start = map_auto(p);
+    // auto as tuned for link starts (Options::link_starts, band.hpp).
+    Problem p0 = p;
+    p0.opt.link_starts = true;
+    std::vector<int> start = map_auto(p0);
     const int N = p.g.n(), P = p.topo.size();
     if (p.topo.num_links() <= 0 || p.topo.num_links() > (int64_t{1} << 26) || N < 2 || P < 2) return start;
     auto say = [&](const std::string &s) {
@@ -196,7 +199,7 @@ std::vector<int> map_congestion(const Problem &p) {
     double f0 = F_of(start);
     int tried = 1;
     for (int k = 1; k < nstarts && !p.deadline.expired(); ++k, ++tried) {
-        Problem q = p;
+        Problem q = p0;
         q.opt.seed = p.opt.seed + static_cast<uint64_t>(k);
         q.progress = nullptr;
         q.trace = nullptr;

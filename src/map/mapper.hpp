@@ -58,6 +58,11 @@ struct Options {
     std::string strategy;         // for Algorithm::Scotch: "default"|"quality"|"speed"
     double l_ratio = 0.0;      // DivideAnneal: l-ratio limit L (0: default)
     int anneal_steps = 100;    // number of beta steps (seed 000: about 100)
+    // Internal, set by `congestion` for its starts: auto runs its band
+    // search as before session 12's F tuning (uniform partner choice, the
+    // old work shares), whose placements carry lighter busiest links (see
+    // band.hpp).
+    bool link_starts = false;
 };
 
 // Annealing convergence: one point per beta step (for plots).
