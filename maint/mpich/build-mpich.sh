@@ -127,7 +127,9 @@ else
     (
       flock 9
       if [ ! -f "$pristine/.rankmap-complete" ]; then
-        apt-cache showsrc mpich 2>/dev/null | grep -q "^Version: $MPICH_VERSION" || enable_deb_src
+        # grep without -q: it reads all of apt-cache's output, so no
+        # SIGPIPE fails the pipeline under pipefail when the version is there.
+        apt-cache showsrc mpich 2>/dev/null | grep "^Version: $MPICH_VERSION" >/dev/null || enable_deb_src
         tmp=$(mktemp -d "$cache/src-XXXXXX")
         note "apt-get source mpich (into $tmp)"
         (cd "$tmp" && apt-get source -q mpich >&2) || die "apt-get source mpich failed"

@@ -71,18 +71,20 @@ constexpr double kNominalEvalsPerSecond = 3.0e7;
 // work, the chains' scale when the band embedding beats every start, the
 // extra work phase 2 then gets, and the tile annealing's start temperature.
 // The general chains end far above the band result on such graphs
-// (SAGE-like 512: ~1.55 against ~1.32), so up to 1024 tasks the band search
-// gets most of the 1 s target.  Measured on SAGE-like 8x8x8, seeds 1-16,
-// with the staircase prediction and phase 2 on phase 1's best two
-// translations: F/F_min median 1.336 at start temperature 1.0, 1.310 at
-// 0.7 (0.55: 1.403); at 16x16x8 (2048 tasks, tiles of 128) 0.7 was worse
-// (mean of seeds 1-4 1.462 against 1.443), so larger problems keep 1.0.
-constexpr double kBandPhase1Small = 3.5;
+// (SAGE-like 512: ~1.55 against ~1.30), so up to 1024 tasks the band search
+// gets most of the 1 s target.  Measured on SAGE-like 8x8x8, seeds 1-32,
+// with the staircase prediction and the tile annealing ending at 0.35:
+// F/F_min median 1.308 with phase 1 at 3.5 and phase 2 on the best two
+// translations (19 of 32 seeds at or below 1.3096, 0.67 s), 1.295 with
+// 4.6 and the best three (25 of 32, 0.75 s).  Start temperature 0.6 up to
+// 1024 tasks; at 16x16x8 (tiles of 128) 1.0 did better (seeds 1-4 mean
+// 1.423 against 1.434).
+constexpr double kBandPhase1Small = 4.6;
 constexpr double kBandChainScaleSmall = 0.15;
 constexpr double kBandPhase2ExtraSmall = 4.0;
-constexpr double kBandStartTemperatureSmall = 0.7;
+constexpr double kBandStartTemperatureSmall = 0.6;
 // Phase 2 searches only phase 1's best few translations.
-constexpr size_t kBandPhase2Translations = 2;
+constexpr size_t kBandPhase2Translations = 3;
 
 double default_budget(int n) {
     const double xs[] = {512, 2048, 32768}, ys[] = {0.7, 3.8, 40.0};
@@ -257,10 +259,10 @@ std::vector<int> map_auto(const Problem &p) {
     //    along the ranks) on a torus: the translation-periodic embedding
     //    (band.cpp), polished by Kernighan-Lin, is one more candidate (it
     //    does not feed the chains).  Phase 1 gets 30 % of the nominal work
-    //    (kBandPhase1Small = 3.5 x up to 1024 tasks).  When its F beats
+    //    (kBandPhase1Small = 4.6 x up to 1024 tasks).  When its F beats
     //    every start, the chains get 40 % of their work (15 % up to 1024
     //    tasks) and phase 2, a band search with another seed on phase 1's
-    //    best two translations, gets the difference and more
+    //    best three translations, gets the difference and more
     //    (kBandPhase2ExtraSmall): on such graphs the chains end well above
     //    the band result (SAGE-like 1.55 against ~1.32), so the work goes
     //    where it pays; on a band graph where the chains would have won,
@@ -283,6 +285,7 @@ std::vector<int> map_auto(const Problem &p) {
         bo.weighted_partners = !p.opt.link_starts;
         bo.staircase = !p.opt.link_starts;
         bo.start_temperature = small ? kBandStartTemperatureSmall : 1.0;
+        if (p.opt.link_starts) bo.end_temperature = 0.05;  // the old schedule
         bo.ranking = &ranking;
         std::vector<int> band = band_embedding(q, speed * budget * phase1, &why, bo);
         if (band.empty()) {

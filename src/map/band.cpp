@@ -208,8 +208,9 @@ private:
 class TileAnnealer {
 public:
     TileAnnealer(const TorusTopology &topo, const TileModel &m, const std::vector<int> &D,
-                 const std::vector<int> &step, const TileDistance &dist, int K, bool weighted, double t0)
-        : topo_(topo), m_(m), K_(K), weighted_(weighted), t0_(t0), step_(step), dist_(dist) {
+                 const std::vector<int> &step, const TileDistance &dist, int K, bool weighted, double t0,
+                 double t1)
+        : topo_(topo), m_(m), K_(K), weighted_(weighted), t0_(t0), t1_(t1), step_(step), dist_(dist) {
         const int N = topo.size();
         wtot_.assign(m_.P, 0.0);
         for (int b = 0; b < m_.P; ++b)
@@ -273,7 +274,7 @@ public:
         double best = E;
         std::vector<int> bestpos = pos_;
         const double unit = m_.wsum / P;  // mean energy of a tile task at F = F_min
-        const double T0 = t0_, T1 = 0.05;  // in units of a task's energy at F_min (tuned on SAGE-like tiles)
+        const double T0 = t0_, T1 = t1_;  // in units of a task's energy at F_min (BandOptions)
         const double cool = std::pow(T1 / T0, 1.0 / static_cast<double>(std::max<int64_t>(1, iters)));
         double T = T0 / cool;
         for (int64_t it = 0; it < iters; ++it) {
@@ -392,7 +393,7 @@ private:
     const TileModel &m_;
     int K_;
     bool weighted_;
-    double t0_;
+    double t0_, t1_;
     const std::vector<int> &step_;
     const TileDistance &dist_;
     std::vector<int> trans_, coset_, idx_, members_, pos_, owner_;
@@ -585,7 +586,7 @@ std::vector<int> band_embedding(const Problem &p, double work, std::string *why,
             Cand &c = cands[ci];
             const TileModel &tm = models[c.model];
             TileAnnealer an(*torus, tm, c.D, steps, dist, maxoff / tm.P + 2, opt.weighted_partners,
-                            opt.start_temperature);
+                            opt.start_temperature, opt.end_temperature);
             if (an.ncosets() != tm.P) continue;  // <D> of the wrong order (guard)
             std::vector<int> tile;
             // First round: a tenth of the work from the ordered start (exact

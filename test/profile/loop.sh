@@ -33,7 +33,10 @@ done
 # A profiler built with --enable-sanitizers needs the ASan runtime first in
 # the process, which an uninstrumented MPI program preloading it lacks: the
 # main (uninstrumented) build runs this test.
-if ldd "$PROF" 2>/dev/null | grep -q 'libasan'; then
+# (ldd's output captured first: under pipefail, `ldd | grep -q` fails at
+# random when grep exits before ldd has written everything: SIGPIPE.)
+prof_deps=$(ldd "$PROF" 2>/dev/null || true)
+if [[ $prof_deps == *libasan* ]]; then
   echo "loop.sh: SKIP: $PROF is built with sanitizers and cannot be preloaded into an uninstrumented program"
   exit 77
 fi
