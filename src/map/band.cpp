@@ -30,8 +30,9 @@
 // times longer one (from a random tile), and so on; the last one left gets
 // what remains.  (4) The best tile is expanded to all N tasks.  The caller
 // (auto) polishes it with Kernighan-Lin, keeps it if its true F is the
-// lowest, and may run a second, longer search on the best two translations
-// (BandOptions::ranking).  Deterministic for a seed.
+// lowest, and may run a second, longer search on the first one's best few
+// translations (BandOptions::ranking; auto: three).  Deterministic for a
+// seed.
 //
 // Staircase prediction.  Short annealings do not rank the translations as
 // long ones do (SAGE-like 512: a 3e6 run scatters 1.45-1.85 on every D,
@@ -425,7 +426,7 @@ int staircase_steps(const std::vector<int> &offs, const std::vector<double> &W, 
 }
 
 // Whether translation D is the end of a monotone staircase of exactly L
-// unit steps: some v with v_k >= 0, v_k = +-D_k (mod L_k) and sum v_k = L
+// unit steps: some v with v_k >= 0, v_k = +-D_k (mod dims_k), sum v_k = L
 // (each step one hop forward along its axis, the sign of every axis fixed).
 bool staircase_reaches(const std::vector<int> &D, const std::vector<int> &dims, int L) {
     std::vector<char> can(L + 1, 0), next;
