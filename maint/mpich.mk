@@ -22,7 +22,7 @@ mpich-stage/.stamp: $(MPICH_DEPS) | librankmap.la
 	@rm -f $@
 	@$(SHELL) $(top_srcdir)/maint/mpich/build-mpich.sh --prefix '$(prefix)' \
 	  --rankmap-build '$(abs_top_builddir)' --rankmap-src '$(abs_top_srcdir)' \
-	  --device '$(MPICH_DEVICE)' --cache-dir '$(RANKMAP_CACHE_DIR)' \
+	  --config '$(MPICH_CONFIG)' --cache-dir '$(RANKMAP_CACHE_DIR)' \
 	  $(if $(MPICH_SRC),--with-mpich-src '$(MPICH_SRC)') --destdir '$(MPICH_STAGE)' || { \
 	  echo "*** make: building the patched MPICH failed (see the messages above)." >&2; \
 	  echo "*** Fix the cause, or configure --without-mpich to build rankmap without it." >&2; \
@@ -45,16 +45,37 @@ bench/mpi_reorder: $(top_srcdir)/bench/mpi_reorder.c mpich-stage/.stamp
 	@$(MKDIR_P) bench
 	$(AM_V_CC)$(MPI_CC) -o $@ $< $(MPI_LINK)
 
-all-local: mpich-stage/.stamp $(MPI_TESTS) bench/mpi_reorder
+# the suites too long for every CI run (CTest label "long"), recorded in
+# bench/results/long-suites.md; the default CTest run checks the record
+check-long: all
+	$(top_srcdir)/maint/long-suites.sh run '$(abs_top_builddir)'
+
+all-local-mpich: mpich-stage/.stamp $(MPI_TESTS) bench/mpi_reorder
 DEMO_TARGETS += mpich-stage/.stamp
 
 install-exec-local: mpich-stage/.stamp
 	$(MKDIR_P) '$(DESTDIR)$(prefix)'
 	cd '$(MPICH_ROOT)' && cp -pPR . '$(DESTDIR)$(prefix)/'
 
-uninstall-local:
+uninstall-local-mpich:
 	-cd '$(MPICH_ROOT)' && find . ! -type d | while read f; do rm -f "$(DESTDIR)$(prefix)/$$f"; done
 
-clean-local:
+clean-local-mpich:
 	rm -rf mpich-stage $(MPI_TESTS) bench/mpi_reorder test/mpi/abi_hello
+else
+all-local-mpich:
+uninstall-local-mpich:
+clean-local-mpich:
 endif
+# the Debian packages of the vendor MPI (maint/debian/build-debs.sh, about an
+# hour) and their check on a fresh bookworm root, recorded in
+# bench/results/packages.md: run when the patch series or the packaging changes
+debs:
+	$(top_srcdir)/maint/debian/build-debs.sh '$(abs_top_builddir)/debs'
+check-debs: debs
+	$(top_srcdir)/maint/debian/check-debs.sh '$(abs_top_builddir)/fresh-debs-root' '$(abs_top_builddir)/debs'
+.PHONY: debs check-debs check-long
+
+all-local: all-local-mpich
+uninstall-local: uninstall-local-mpich
+clean-local: clean-local-mpich

@@ -2,26 +2,35 @@
 # maint/mpich/build-mpich.sh -- build and install the patched MPICH 4.0.2.
 #
 #   build-mpich.sh --prefix P --rankmap-build BUILDDIR --rankmap-src SRCDIR
-#                  [--with-mpich-src DIR] [--device ch3:nemesis|ch4:ofi|ch4:ucx]
+#                  [--with-mpich-src DIR] [--config vendor|dev]
 #                  [--cache-dir DIR] [--destdir DIR] [--jobs N] [--no-install]
+#
+# --config vendor (the default): Debian's configuration of its libmpich12
+#    (ch4:ucx, Fortran "all", Slurm, no yaksa, hydra, library names
+#    libmpich/libmpichfort/libmpichcxx), so every entry point, datatype and op
+#    of Debian's build exists in this one.  --config dev: ch3:nemesis without
+#    Fortran, a few minutes faster, for a developer's own loop.
 #
 # 1. Source: Debian's source package (`apt-get source mpich`; deb-src entries
 #    are derived from the machine's own apt sources when missing), or the
 #    tree given with --with-mpich-src.  The pristine tree is kept in the cache.
 # 2. The build tree lives in $CACHE/mpich-<key>, where <key> hashes the patch
-#    series, the configure options, the prefix, the source and rankmap.h: a
-#    second run with the same inputs only installs.
+#    series, the configuration, the source and rankmap.h: a second run with the
+#    same inputs only installs.  The tree is configured for the prefix
+#    /opt/rankmap and relocated at install (text files rewritten, libmpich
+#    finds librankmap through $ORIGIN), so the key does not depend on where
+#    the caller installs.
 # 3. Patches from maint/mpich/patches (in the order of the series file), the
 #    CVAR tables regenerated with MPICH's own maint/extractcvars (no autogen),
 #    configure, make (libmpi linked with BUILDDIR/.libs/librankmap, rpath P/lib).
-# 4. make install (into DESTDIR if given), plus libmpich.so.12 -> libmpi.so.12
-#    so programs built with Debian's mpicc (which link libmpich.so.12) run
-#    against this library through LD_LIBRARY_PATH.
+# 4. make install (into DESTDIR if given) and relocation to P, plus
+#    libmpi.so* -> libmpich.so* (the names upstream MPICH builds use).
 # Exit status is non-zero with a message naming the failing step.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-prefix= rm_build= rm_src= mpich_src= device=ch3:nemesis destdir= install=yes
+prefix= rm_build= rm_src= mpich_src= config=vendor destdir= install=yes
+build_prefix=/opt/rankmap
 cache=${RANKMAP_CACHE_DIR:-/var/cache/rankmap}
 jobs=${RANKMAP_MPICH_JOBS:-2}
 MPICH_VERSION=4.0.2
@@ -39,8 +48,8 @@ while [ $# -gt 0 ]; do
     --rankmap-src=*) rm_src=${1#*=}; shift ;;
     --with-mpich-src) mpich_src=$2; shift 2 ;;
     --with-mpich-src=*) mpich_src=${1#*=}; shift ;;
-    --device) device=$2; shift 2 ;;
-    --device=*) device=${1#*=}; shift ;;
+    --config) config=$2; shift 2 ;;
+    --config=*) config=${1#*=}; shift ;;
     --cache-dir) cache=$2; shift 2 ;;
     --cache-dir=*) cache=${1#*=}; shift ;;
     --destdir) destdir=$2; shift 2 ;;
@@ -48,7 +57,7 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=$2; shift 2 ;;
     --jobs=*) jobs=${1#*=}; shift ;;
     --no-install) install=no; shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) die "unknown option '$1' (see --help)" ;;
   esac
 done
@@ -56,6 +65,7 @@ done
 [ -n "$rm_build" ] || die "--rankmap-build is required (the rankmap build tree)"
 [ -n "$rm_src" ] || die "--rankmap-src is required (the rankmap source tree)"
 case $prefix in /*) ;; *) die "--prefix must be absolute: $prefix" ;; esac
+case $config in vendor|dev) ;; *) die "--config must be vendor or dev, not '$config'" ;; esac
 rm_build=$(cd "$rm_build" && pwd) || die "--rankmap-build $rm_build: no such directory"
 rm_src=$(cd "$rm_src" && pwd) || die "--rankmap-src $rm_src: no such directory"
 [ -f "$rm_src/include/rankmap.h" ] || die "$rm_src/include/rankmap.h not found (--rankmap-src)"
@@ -76,6 +86,12 @@ command -v patch >/dev/null || missing+=(patch)
 command -v flock >/dev/null || missing+=(util-linux)
 [ -f /usr/include/hwloc.h ] || missing+=(libhwloc-dev)
 if [ -z "$mpich_src" ]; then command -v dpkg-source >/dev/null || missing+=(dpkg-dev); fi
+if [ "$config" = vendor ]; then
+  command -v gfortran >/dev/null || missing+=(gfortran)
+  [ -f /usr/include/ucp/api/ucp.h ] || missing+=(libucx-dev)
+  [ -f /usr/include/slurm/slurm.h ] || missing+=(libslurm-dev)
+  [ -f /usr/include/rdma/fabric.h ] || missing+=(libfabric-dev)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     note "installing build dependencies: ${missing[*]}"
@@ -159,21 +175,45 @@ while read -r p; do
   patches+=("$here/patches/$p")
 done <"$series"
 
-conf_opts=(--prefix="$prefix" --with-device="$device" --with-pm=hydra --with-hwloc=/usr
-           --disable-fortran --disable-cxx --enable-fast=O2 --enable-shared --disable-static)
-case $device in ch3*) conf_opts+=(--with-datatype-engine=dataloop) ;; esac
+# rankmap's version, shown by MPI_Get_library_version and mpichversion
+rm_version=$(sed -n 's/^AC_INIT(\[rankmap\], *\[\([^]]*\)\].*/\1/p' "$rm_src/configure.ac")
+[ -n "$rm_version" ] || die "no version in $rm_src/configure.ac (AC_INIT)"
+# vendor: the options of Debian's debian/rules for amd64 (mpichversion of
+# libmpich12 prints them), less the install paths, which are ours; the
+# variables below are the environment debian/rules exports.
+case $config in
+  vendor)
+    conf_opts=(--prefix="$build_prefix" --with-libfabric=/usr --with-slurm=/usr --with-ucx=/usr
+               --with-device=ch4:ucx --with-pm=hydra --with-hwloc-prefix=/usr
+               --with-wrapper-dl-type=none --enable-shared --without-yaksa --enable-fortran=all
+               --disable-static "--with-custom-version-string=rankmap $rm_version")
+    gf_flags="-fallow-invalid-boz -fallow-argument-mismatch"
+    conf_env=(MPILIBNAME=mpich FC=gfortran F77=gfortran TZ=UTC+0
+              "MPICHLIB_CFLAGS=-g -O2 -fstack-protector-strong -Wformat -Werror=format-security"
+              "MPICHLIB_CXXFLAGS=-g -O2 -fstack-protector-strong -Wformat -Werror=format-security"
+              "MPICHLIB_FFLAGS=-g -O2 -fstack-protector-strong $gf_flags"
+              "MPICHLIB_FCFLAGS=-g -O2 -fstack-protector-strong -cpp $gf_flags"
+              "FFLAGS=-O2 -fstack-protector-strong $gf_flags" "FCFLAGS=-O2 -fstack-protector-strong $gf_flags"
+              CPPFLAGS= CFLAGS= CXXFLAGS= BASH_SHELL=/bin/bash) ;;
+  dev)
+    conf_opts=(--prefix="$build_prefix" --with-device=ch3:nemesis --with-pm=hydra --with-hwloc=/usr
+               --disable-fortran --disable-cxx --enable-fast=O2 --enable-shared --disable-static
+               --with-datatype-engine=dataloop "--with-custom-version-string=rankmap $rm_version")
+    conf_env=(MPILIBNAME=mpich) ;;
+esac
 
 key=$( {
-  echo "build-mpich v1"
+  echo "build-mpich v2"
   echo "$source_id"
-  printf '%s\n' "${conf_opts[@]}"
+  printf '%s\n' "${conf_opts[@]}" "${conf_env[@]}"
   for p in "${patches[@]}"; do basename "$p"; cat "$p"; done
   cat "$rm_src/include/rankmap.h" "$rm_src/src/coll/torus_bcast.h"
 } | sha256sum | cut -c1-16)
 tree=$cache/mpich-$key
 # librankmap is found through LIBRARY_PATH (not -L), so no build directory
-# ends up in libmpi's RUNPATH or in its libtool relink command
-link_vars=(RANKMAP_LDFLAGS="-Wl,-rpath,$prefix/lib" RANKMAP_LIBS=-lrankmap)
+# ends up in libmpich's RUNPATH or in its libtool relink command; at run time
+# libmpich finds it beside itself ($ORIGIN), wherever the prefix is
+link_vars=('RANKMAP_LDFLAGS=-Wl,-rpath,\$$ORIGIN' RANKMAP_LIBS=-lrankmap)
 LIBRARY_PATH=$rm_build/.libs${LIBRARY_PATH:+:$LIBRARY_PATH}
 export LIBRARY_PATH
 
@@ -210,8 +250,8 @@ else
     (cd "$tree" && perl maint/extracterrmsgs -careful=unusederr.txt -skip=src/util/multichannel/mpi.c \
        $(cat maint/errmsgdirs) >defmsg.rankmap 2>/dev/null) && grep -q '"\*\*rankmap %s"' "$tree/defmsg.rankmap" &&
       mv "$tree/defmsg.rankmap" "$tree/src/mpi/errhan/defmsg.h" || die "maint/extracterrmsgs failed"
-    note "configure ${conf_opts[*]}"
-    (cd "$tree" && ./configure "${conf_opts[@]}" >configure.rankmap.log 2>&1) ||
+    note "configure ($config) ${conf_opts[*]}"
+    (cd "$tree" && env "${conf_env[@]}" ./configure "${conf_opts[@]}" >configure.rankmap.log 2>&1) ||
       { tail -30 "$tree/configure.rankmap.log" >&2; die "MPICH configure failed (log: $tree/configure.rankmap.log)"; }
     touch "$tree/.rankmap-configured"
   fi
@@ -224,15 +264,27 @@ fi
 # ---- install --------------------------------------------------------------------
 [ $install = yes ] || { echo "$tree"; exit 0; }
 note "make install${destdir:+ DESTDIR=$destdir} (prefix $prefix)"
-(cd "$tree" && make install ${destdir:+DESTDIR="$destdir"} "${link_vars[@]}" >install.rankmap.log 2>&1) ||
+# install into a scratch root, then move to DESTDIR/PREFIX and rewrite the
+# build prefix in the text files that carry it (wrappers, .pc, .la, mpichversion's
+# configure line is in the binary and stays as built)
+scratch=$(mktemp -d "${destdir:-/tmp}/.mpich-install-XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+(cd "$tree" && make install DESTDIR="$scratch" "${link_vars[@]}" >install.rankmap.log 2>&1) ||
   { tail -30 "$tree/install.rankmap.log" >&2; die "MPICH make install failed (log: $tree/install.rankmap.log)"; }
-lib=$destdir$prefix/lib
-[ -f "$lib/libmpi.so.12" ] || die "$lib/libmpi.so.12 missing after make install"
-# Debian's mpicc links libmpich.so.12: same ABI, other file name
-ln -sf libmpi.so.12 "$lib/libmpich.so.12"
-[ -e "$lib/libmpich.so" ] || ln -sf libmpi.so "$lib/libmpich.so"
-[ -f "$destdir$prefix/include/mpix_rankmap.h" ] || die "mpix_rankmap.h was not installed"
+root=$destdir$prefix
+mkdir -p "$root"
+(cd "$scratch$build_prefix" && cp -pPR . "$root/") || die "cannot copy the installed MPICH into $root"
+if [ "$prefix" != "$build_prefix" ]; then
+  grep -rlI --null -F "$build_prefix" "$root/bin" "$root/lib" "$root/include" "$root/etc" 2>/dev/null |
+    xargs -0 -r sed -i "s|$build_prefix|$prefix|g" || die "cannot relocate the wrappers to $prefix"
+fi
+lib=$root/lib
+[ -f "$lib/libmpich.so.12" ] || die "$lib/libmpich.so.12 missing after make install"
+# the names upstream MPICH builds use (the tests and the benchmarks link -lmpi)
+ln -sf libmpich.so.12 "$lib/libmpi.so.12"
+ln -sf libmpich.so "$lib/libmpi.so"
+[ -f "$root/include/mpix_rankmap.h" ] || die "mpix_rankmap.h was not installed"
 # a staged install records its build tree (the MPI tests compile MPICH's own
 # test/mpi/topo from it); the record sits outside $prefix, so it is not installed
 [ -z "$destdir" ] || echo "$tree" >"$destdir/mpich-tree"
-note "patched MPICH installed in $destdir$prefix (build tree $tree)"
+note "patched MPICH ($config) installed in $root (build tree $tree)"
