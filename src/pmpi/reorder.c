@@ -22,6 +22,7 @@
  *      grid) and the old rank that takes over its vertex, so all agree;
  *   4. PMPI_Comm_split(comm, 0, new rank) orders the processes and the MPI
  *      library's own constructor runs on the result with reorder=0.
+ * MPIR_CVAR_RANKMAP_DIST_GRAPH=0 keeps the order of distributed graphs alone.
  * As for MPI_Graph_create, the vertices of a reordered distributed graph are
  * ranks of the new communicator: the process with new rank v plays vertex v
  * (for the adjacent form, each process's lists are moved to the process
@@ -598,7 +599,7 @@ int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int d
     int size = 0;
     if (comm != MPI_COMM_NULL)
         PMPI_Comm_size(comm, &size);
-    if (!(reorder || pmpi_set.force) || !hooks_apply(comm, size) || n < 0)
+    if (!pmpi_set.dist_graph || !(reorder || pmpi_set.force) || !hooks_apply(comm, size) || n < 0)
         return PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info,
                                       reorder, newcomm);
     long m = 0;
@@ -698,7 +699,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int source
         PMPI_Comm_size(comm, &size);
         PMPI_Comm_rank(comm, &rank);
     }
-    if (!(reorder || pmpi_set.force) || !hooks_apply(comm, size) || indegree < 0 ||
+    if (!pmpi_set.dist_graph || !(reorder || pmpi_set.force) || !hooks_apply(comm, size) || indegree < 0 ||
         outdegree < 0)
         return PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree,
                                                destinations, destweights, info, reorder,

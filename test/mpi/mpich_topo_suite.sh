@@ -1,8 +1,10 @@
 #!/bin/sh
 # mpich_topo_suite.sh STAGE_DIR STAGE_ROOT WORKDIR
-# MPICH's own test suite for topologies (test/mpi/topo of the MPICH tree the
-# patched library was built from, recorded in STAGE_DIR/mpich-tree) against
-# the patched library, with the address table a torus of the job's size whose
+# MPICH's own test suites for topologies (test/mpi/topo, and the Fortran
+# test/mpi/f77/topo, f90/topo and f08/topo when the build has Fortran, of the
+# MPICH tree the patched library was built from, recorded in
+# STAGE_DIR/mpich-tree) against the patched library, with the address table
+# a torus of the job's size whose
 # ranks are scattered at random (so every reordering really moves ranks), in
 # two passes:
 #   on      MPIR_CVAR_RANKMAP_ENABLE=1: every reorder=1 call, MPI_Cart_map and
@@ -14,7 +16,8 @@
 # Some tests of MPICH 4.0.2 compare the topology communicator's ranks with the
 # caller's MPI_COMM_WORLD rank, which holds only when no rank moves:
 #   distgraph1, dgraph_unwgt  after MPI_Dist_graph_create(..., reorder=1)
-#                             (verify_comm / validate_dgraph use the world rank)
+#   (and dgraph_unwgt's       (verify_comm / validate_dgraph use the world rank)
+#   Fortran twins)
 #   cartshift1                after MPI_Cart_create(..., reorder=0), which is
 #                             right for reorder=0, so only the forced pass
 # They are reported as expected failures ("xfail") when they fail with
@@ -37,42 +40,67 @@ cat >mpitestconf.h <<'H'
 H
 flags="-w -I. -I$T/include -I$root/include"
 libs="-L$root/lib -Wl,-rpath,$root/lib -lmpi"
+fflags="-w -fallow-invalid-boz -fallow-argument-mismatch"
 for f in mtest mtest_common mtest_single; do
   $cc $flags -c "$T/util/$f.c" -o $f.o || { echo "FAIL: cannot compile $f.c"; exit 1; }
 done
+suites="topo"
+if [ -x "$root/bin/mpifort" ]; then
+  suites="$suites f77/topo f90/topo f08/topo"
+  fc=$root/bin/mpifort
+  $fc $fflags -c "$T/util/mtest_f77.f" -o mtest_f77.o &&
+    $fc $fflags -c "$T/util/mtest_f90.f90" -o mtest_f90.o &&
+    $fc $fflags -c "$T/util/mtest_f08.f90" -o mtest_f08.o || { echo "FAIL: cannot compile MPICH's Fortran mtest"; exit 1; }
+else
+  echo "note: no mpifort in $root (a build without Fortran): C suite only"
+fi
+
+# compile SUITE NAME: the test program, in a directory per suite
+compile() {
+  case $1 in
+    topo) $cc $flags -o "$1/$2" "$T/topo/$2.c" mtest.o mtest_common.o mtest_single.o $libs ;;
+    f77/topo) $fc $fflags -o "$1/$2" "$T/$1/$2.f" mtest_f77.o ;;
+    f90/topo) $fc $fflags -o "$1/$2" "$T/$1/$2.f90" mtest_f90.o ;;
+    f08/topo) $fc $fflags -o "$1/$2" "$T/$1/$2.f90" mtest_f08.o ;;
+  esac
+}
 fails=0 total=0 mpich_fails="" xfails=""
-for pass in on forced; do
-  if [ $pass = on ]; then force=0; assumes_identity="distgraph1 dgraph_unwgt"
-  else force=1; assumes_identity="distgraph1 dgraph_unwgt cartshift1"; fi
+for suite in $suites; do
+ mkdir -p "$suite"
+ for pass in on forced; do
+  if [ $pass = on ]; then force=0; assumes_identity="distgraph1 dgraph_unwgt*"
+  else force=1; assumes_identity="distgraph1 dgraph_unwgt* cartshift1"; fi
   while read -r name np rest; do
     case $name in ''|'#'*) continue ;; esac
     total=$((total + 1))
-    if [ $pass = on ] && ! $cc $flags -o "$name" "$T/topo/$name.c" mtest.o mtest_common.o mtest_single.o $libs; then
-      echo "FAIL $name (compile)"; fails=$((fails + 1)); continue
+    if [ $pass = on ] && ! compile "$suite" "$name"; then
+      echo "FAIL $suite/$name (compile)"; fails=$((fails + 1)); continue
     fi
     out=$(MPIR_CVAR_RANKMAP_FORCE=$force MPIR_CVAR_RANKMAP_TOPOLOGY=torus:auto2 MPIR_CVAR_RANKMAP_MAPPING=random:7 \
-          "$root/bin/mpiexec" -n "$np" "./$name" </dev/null 2>&1)
+          "$root/bin/mpiexec" -n "$np" "./$suite/$name" </dev/null 2>&1)
     if [ $? -eq 0 ] && echo "$out" | grep -q "No Errors"; then
-      echo "ok   $name (np $np, $pass)"
+      echo "ok   $suite/$name (np $np, $pass)"
     else
-      base=$(MPIR_CVAR_RANKMAP_ENABLE=0 "$root/bin/mpiexec" -n "$np" "./$name" </dev/null 2>&1)
+      base=$(MPIR_CVAR_RANKMAP_ENABLE=0 "$root/bin/mpiexec" -n "$np" "./$suite/$name" </dev/null 2>&1)
       if [ $? -eq 0 ] && echo "$base" | grep -q "No Errors"; then
-        case " $assumes_identity " in
-          *" $name "*)
-            echo "xfail $name (np $np, $pass): compares new ranks with MPI_COMM_WORLD ranks; passes without reordering"
-            xfails="$xfails $name($pass)" ;;
-          *)
-            echo "FAIL $name (np $np, $pass): fails only with reordering"; echo "$out" | head -20
-            fails=$((fails + 1)) ;;
-        esac
+        xf=no
+        for pat in $assumes_identity; do case $name in $pat) xf=yes ;; esac; done
+        if [ $xf = yes ]; then
+          echo "xfail $suite/$name (np $np, $pass): compares new ranks with MPI_COMM_WORLD ranks; passes without reordering"
+          xfails="$xfails $suite/$name($pass)"
+        else
+          echo "FAIL $suite/$name (np $np, $pass): fails only with reordering"; echo "$out" | head -20
+          fails=$((fails + 1))
+        fi
       else
-        echo "FAIL $name (np $np, $pass): fails on MPICH's own behaviour too (MPIR_CVAR_RANKMAP_ENABLE=0)"
+        echo "FAIL $suite/$name (np $np, $pass): fails on MPICH's own behaviour too (MPIR_CVAR_RANKMAP_ENABLE=0)"
         echo "$out" | head -10
-        mpich_fails="$mpich_fails $name($pass)"; fails=$((fails + 1))
+        mpich_fails="$mpich_fails $suite/$name($pass)"; fails=$((fails + 1))
       fi
     fi
-  done <"$T/topo/testlist"
+  done <"$T/$suite/testlist"
+ done
 done
 xn=$(echo $xfails | wc -w)
-echo "MPICH test/mpi/topo, 2 passes x $((total / 2)) tests: $((total - fails - xn)) of $total passed${xfails:+; expected failures (assume identity order):$xfails}${mpich_fails:+; failing without the patches too:$mpich_fails}"
+echo "MPICH $suites, 2 passes: $((total - fails - xn)) of $total runs passed${xfails:+; expected failures (assume identity order):$xfails}${mpich_fails:+; failing without the patches too:$mpich_fails}"
 [ $fails -eq 0 ]

@@ -63,6 +63,12 @@ check "$mpi Dist_graph_create_adjacent: new rank v plays vertex v" "" \
   run $(preload) -n $np "$app" dist-adjacent reorder "$map" $torus $torus
 check "$mpi Dist_graph_create (edges named by other ranks, weighted)" "" \
   run $(preload) -n $np "$app" dist-general reorder "$map" $torus $torus
+export MPIR_CVAR_RANKMAP_DIST_GRAPH=0
+check "$mpi MPIR_CVAR_RANKMAP_DIST_GRAPH=0: distributed graph keeps the order" "" \
+  run $(preload) -n $np "$app" dist-adjacent scattered "$map" $torus $torus
+check "$mpi MPIR_CVAR_RANKMAP_DIST_GRAPH=0: Cartesian still reorders" "" \
+  run $(preload) -n $np "$app" cart reorder "$map" $torus $torus
+unset MPIR_CVAR_RANKMAP_DIST_GRAPH
 export MPIR_CVAR_RANKMAP_VERBOSE=1
 check "$mpi verbose: rank 0 reports F before and after" 'rankmap-pmpi: MPI_Cart [0-9px]+: [0-9]+ tasks, F [0-9.]+ -> [0-9.]+ \(F_min' \
   run $(preload) -n $np "$app" cart reorder "$map" $torus $torus
