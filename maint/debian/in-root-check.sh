@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# maint/debian/in-root-check.sh DEBDIR -- run inside a fresh bookworm root
+# (maint/debian/check-debs.sh): Debian's stock MPICH, then rankmap's packages
+# installed over it, then Debian's packages back.  The same binaries, built
+# once against the stock MPICH, must keep MPI's order before, reorder after
+# the upgrade (no environment variable but the topology settings) and keep
+# it again after the downgrade.  Prints one "RESULT" line per step.
+set -uo pipefail
+debs=$1
+cd /root/rankmap
+export DEBIAN_FRONTEND=noninteractive
+fail=0
+step() { echo "RESULT $*"; }
+apt-get update -qq >/dev/null
+apt-get install -y -qq --no-install-recommends mpich libmpich-dev gfortran man-db >/dev/null ||
+  { step "FAIL apt-get install mpich libmpich-dev gfortran man-db"; exit 1; }
+stock=$(dpkg-query -W -f='${Version}' libmpich12)
+w=/root/pkgcheck
+mkdir -p $w
+mpicc.mpich -o $w/abi_hello test/mpi/abi_hello.c || { step "FAIL mpicc.mpich abi_hello.c"; exit 1; }
+mpif90.mpich -cpp -o $w/topo_f test/mpi/topo_reorder_f.F90 >/dev/null 2>&1 || { step "FAIL mpif90.mpich topo_reorder_f.F90"; exit 1; }
+map=test/mpi/torus-4x4x4-scrambled.map
+export MPIR_CVAR_RANKMAP_TOPOLOGY=torus:4x4x4 MPIR_CVAR_RANKMAP_MAPPING=$PWD/$map
+
+# run NAME EXPECT(reorder|identity)
+run() {
+  local c out st
+  out=$(mpiexec -n 64 $w/abi_hello $map 4 4 4 2>&1); st=$?
+  c=$(echo "$out" | grep -o 'moved [0-9]* worst [0-9]*' | head -1)
+  if { [ $2 = reorder ] && [ $st = 0 ]; } || { [ $2 = identity ] && echo "$c" | grep -q '^moved 0 '; }; then
+    step "ok   $1: C program built against Debian's MPICH: $c"
+  else step "FAIL $1: C program: exit $st, ${c:-$(echo "$out" | tail -2)}"; fail=1; fi
+  out=$(mpiexec -n 64 $w/topo_f $PWD/$map cart 2>&1); st=$?
+  c=$(echo "$out" | grep -o 'cart: moved .*' | head -1)
+  if { [ $2 = reorder ] && [ $st = 0 ]; } || { [ $2 = identity ] && echo "$c" | grep -q '^cart: moved 0 '; }; then
+    step "ok   $1: Fortran program built against Debian's MPICH: $c"
+  else step "FAIL $1: Fortran program: exit $st, ${c:-$(echo "$out" | tail -2)}"; fail=1; fi
+}
+
+run "stock libmpich12 $stock" identity
+apt-get install -y -qq "$debs"/*.deb >/dev/null 2>&1 || { step "FAIL apt-get install $debs/*.deb"; exit 1; }
+new=$(dpkg-query -W -f='${Version}' libmpich12)
+step "ok   apt-get install ./*.deb: libmpich12 $stock -> $new, $(readlink -f /usr/bin/mpiexec)"
+mpichversion | grep -q "rankmap" && step "ok   mpichversion: $(mpichversion | grep -i custom)" ||
+  { step "FAIL mpichversion does not name rankmap"; fail=1; }
+run "rankmap's libmpich12 $new" reorder
+for page in rankmap MPIX_Rank2torus rankmap-settings MPIR_CVAR_RANKMAP_TOPOLOGY; do
+  if man -w "$page" >/dev/null 2>&1 && man "$page" 2>/dev/null | grep -q .; then step "ok   man $page"
+  else step "FAIL man $page"; fail=1; fi
+done
+apt-get install -y -qq --allow-downgrades libmpich12="$stock" libmpich-dev="$stock" mpich="$stock" >/dev/null 2>&1 ||
+  { step "FAIL apt-get install libmpich12=$stock (back to Debian's)"; exit 1; }
+step "ok   back to Debian's packages: libmpich12 $(dpkg-query -W -f='${Version}' libmpich12)"
+run "Debian's libmpich12 again" identity
+exit $fail
