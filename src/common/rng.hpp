@@ -45,6 +45,22 @@ private:
     uint64_t s_[4];
 };
 
+// Multipliers that spread a user seed before a stream's salt is added: the
+// golden-ratio gamma of splitmix64 and the multiplier of a 64-bit
+// multiplicative congruential generator.  Which one a stream uses is part
+// of its identity (changing it changes every result drawn from it).
+enum class StreamMix : uint64_t { Golden = 0x9e3779b97f4a7c15ULL, Lcg = 0x2545f4914f6cdd1dULL };
+
+// The generator of one named random stream derived from the user's seed:
+// every randomized step takes its own salt, so the steps draw independent
+// numbers and the same seed gives the same mapping.
+inline uint64_t stream_seed(uint64_t seed, uint64_t salt, StreamMix mix = StreamMix::Golden) {
+    return seed * static_cast<uint64_t>(mix) + salt;
+}
+inline Rng rng_stream(uint64_t seed, uint64_t salt, StreamMix mix = StreamMix::Golden) {
+    return Rng(stream_seed(seed, salt, mix));
+}
+
 // Fisher-Yates with our generator (std::shuffle's result is unspecified).
 template <class Vec> void shuffle(Vec &v, Rng &rng) {
     for (std::size_t i = v.size(); i > 1; --i) {

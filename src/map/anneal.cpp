@@ -140,19 +140,26 @@ double solve_beta(const std::vector<double> &up, size_t ndown, double target) {
     return std::sqrt(lo * hi);
 }
 
-} // namespace
+// Metropolis rule at inverse temperature beta: one proposal, applied when
+// accepted.  Returns 0 (no proposal), 1 (rejected) or 2 (accepted).
+int metropolis(Annealer &an, Rng &rng, double beta, double fnorm) {
+    Proposal pr = an.propose();
+    if (pr.kind == 0) return 0;
+    double x = beta * pr.delta / fnorm;
+    if (x <= 0 || rng.uniform() < std::exp(-x)) {
+        an.apply(pr);
+        return 2;
+    }
+    return 1;
+}
 
-void anneal_tasks(PlacementState &st, const std::vector<int> &movable, const NearNodes &near,
-                  const AnnealParams &ap, Rng &rng, const Deadline &dl) {
-    const int M = static_cast<int>(movable.size());
-    if (M == 0 || st.nnodes() < 2) return;
-    st.resync();
-    if (st.energy() <= 0) return;  // nothing to gain (distances are >= 0)
-    const double fnorm = ap.f_norm > 0 ? ap.f_norm : st.energy();
-    Annealer an(st, movable, near, rng, ap.local_fraction);
-
-    // Calibrate the beta range on a sample of proposals (not applied).
-    const int sample = std::min(20000, std::max(2000, 4 * M));
+// The beta range, calibrated on a sample of proposals (not applied): the
+// initial beta accepts the target share of them, the final one accepts the
+// small uphill moves once in uphill_odds tries.  False when no proposal
+// goes uphill (nothing to anneal).
+bool calibrate(Annealer &an, int M, double fnorm, const AnnealParams &ap, double &beta0, double &beta1) {
+    const AnnealContext &c = ap.tuning;
+    const int sample = std::min(c.calibration_max, std::max(c.calibration_min, c.calibration_per_task * M));
     std::vector<double> up;
     size_t ndown = 0;
     for (int i = 0; i < sample; ++i) {
@@ -162,95 +169,113 @@ void anneal_tasks(PlacementState &st, const std::vector<int> &movable, const Nea
         if (d > 1e-12) up.push_back(d);
         else ++ndown;
     }
-    if (up.empty()) return;
+    if (up.empty()) return false;
     std::sort(up.begin(), up.end());
-    double beta0 = solve_beta(up, ndown, ap.from_cold ? ap.cold_target : 0.15);
-    double dsmall = up[up.size() / 20];
-    double beta1 = std::max(beta0 * 20, std::log(1000.0) / dsmall);
+    beta0 = solve_beta(up, ndown, ap.from_cold ? c.cold_acceptance : c.hot_acceptance);
+    double dsmall = up[up.size() / c.small_uphill_quantile];
+    beta1 = std::max(beta0 * c.final_beta_factor, std::log(c.uphill_odds) / dsmall);
+    return true;
+}
+
+// The sample measured the start placement; once the chain reaches
+// equilibrium at beta0 its acceptance may be higher (a good start melts).
+// Warm up at beta0 and raise it until the equilibrium acceptance is within
+// the limit (at most warmup_rounds rounds of pps/4 proposals).
+double warm_up(Annealer &an, Rng &rng, const AnnealParams &ap, double beta0, double beta1, int64_t pps,
+               double fnorm, const Deadline &dl) {
+    const AnnealContext &c = ap.tuning;
+    const double acc_max = ap.from_cold ? c.cold_equilibrium_factor * c.cold_acceptance : c.hot_equilibrium_max;
+    for (int round = 0; round < c.warmup_rounds && beta1 > beta0 * 2 && !dl.expired(); ++round) {
+        int64_t tried = 0, accepted = 0;
+        for (int64_t i = 0; i < pps / 4; ++i) {
+            const int r = metropolis(an, rng, beta0, fnorm);
+            tried += r > 0;
+            accepted += r == 2;
+        }
+        if (!tried || static_cast<double>(accepted) / tried <= acc_max) break;
+        beta0 *= c.warmup_beta_factor;
+    }
+    return beta0;
+}
+
+// Proposals of the next beta step.  On a slow or loaded machine the
+// deadline would cut the chain while it is still hot (wasted work): if the
+// remaining steps at the measured speed would not fit, shorten them so the
+// chain still cools fully.  Never triggers when the time suffices (results
+// stay deterministic).
+int64_t step_length(const Deadline &dl, double t0, int64_t done, int64_t pps, int steps_left) {
+    if (!std::isfinite(dl.remaining()) || done <= 0) return pps;
+    double per = (dl.elapsed() - t0) / static_cast<double>(done);
+    double need = per * static_cast<double>(pps) * steps_left;
+    double rem = 0.95 * dl.remaining();
+    if (need > rem) return std::max<int64_t>(1, static_cast<int64_t>(pps * std::max(0.0, rem) / need));
+    return pps;
+}
+
+void check_incremental_energy([[maybe_unused]] const PlacementState &st) {
+#ifdef RANKMAP_DEBUG_CHECKS
+    double full = st.full_energy();
+    if (std::abs(full - st.energy()) > 1e-6 * std::max(1.0, full))
+        throw Error("anneal: incremental energy drifted from the full recomputation", ErrorKind::Internal);
+#endif
+}
+
+void report_step(const AnnealParams &ap, int step, int steps, double beta, double ratio, double acc) {
+    if (ap.trace) ap.trace->push_back({step, beta, ratio, acc});
+    if (ap.progress && *ap.progress && (step % 10 == 9 || step == steps - 1)) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "anneal step %d/%d beta %.4g F/Fmin %.4f accept %.3f", step + 1, steps,
+                      beta, ratio, acc);
+        (*ap.progress)(buf);
+    }
+}
+
+} // namespace
+
+void anneal_tasks(PlacementState &st, const std::vector<int> &movable, const NearNodes &near,
+                  const AnnealParams &ap, Rng &rng, const Deadline &dl) {
+    const int M = static_cast<int>(movable.size());
+    if (M == 0 || st.nnodes() < 2) return;
+    st.resync();
+    if (st.energy() <= 0) return;  // nothing to gain (distances are >= 0)
+    const double fnorm = ap.f_norm > 0 ? ap.f_norm : st.energy();
+    Annealer an(st, movable, near, rng, ap.tuning.local_fraction);
+    double beta0 = 0, beta1 = 0;
+    if (!calibrate(an, M, fnorm, ap, beta0, beta1)) return;
     const int steps = std::max(1, ap.steps);
     int64_t pps = ap.proposals_per_step;
     if (pps <= 0) {
-        double sweeps = ap.sweeps > 0 ? ap.sweeps : 1000;
+        double sweeps = ap.sweeps > 0 ? ap.sweeps : ap.tuning.default_sweeps;
         pps = std::max<int64_t>(M, static_cast<int64_t>(sweeps * M / steps));
     }
     // Best placement seen (the start included): returned at the end.
     double bestF = st.energy();
     std::vector<int> best(M);
     for (int i = 0; i < M; ++i) best[i] = st.node_of(movable[i]);
-    // The sample measured the start placement; once the chain reaches
-    // equilibrium at beta0 its acceptance may be higher (a good start
-    // melts).  Warm up at beta0 and raise it until the equilibrium
-    // acceptance is within the target (at most 8 rounds of pps/4).
-    const double acc_max = ap.from_cold ? 1.5 * ap.cold_target : 0.2;
-    for (int round = 0; round < 8 && beta1 > beta0 * 2 && !dl.expired(); ++round) {
-        int64_t tried = 0, accepted = 0;
-        for (int64_t i = 0; i < pps / 4; ++i) {
-            Proposal pr = an.propose();
-            if (pr.kind == 0) continue;
-            ++tried;
-            double x = beta0 * pr.delta / fnorm;
-            if (x <= 0 || rng.uniform() < std::exp(-x)) {
-                an.apply(pr);
-                ++accepted;
-            }
-        }
-        if (!tried || static_cast<double>(accepted) / tried <= acc_max) break;
-        beta0 *= 1.25;
-    }
+    beta0 = warm_up(an, rng, ap, beta0, beta1, pps, fnorm, dl);
     const double ratio = steps > 1 ? std::pow(beta1 / beta0, 1.0 / (steps - 1)) : 1.0;
-
     bool stop = false;
     double beta = beta0;
-    // On a slow or loaded machine the deadline would cut the chain while
-    // it is still hot (wasted work): if the remaining steps at the measured
-    // speed would not fit, shorten them so the chain still cools fully.
-    // Never triggers when the time suffices (results stay deterministic).
-    const bool timed = std::isfinite(dl.remaining());
     const double t0 = dl.elapsed();
     int64_t done = 0;
     for (int step = 0; step < steps && !stop; ++step, beta *= ratio) {
         int64_t tried = 0, accepted = 0;
-        int64_t len = pps;
-        if (timed && done > 0) {
-            double per = (dl.elapsed() - t0) / static_cast<double>(done);
-            double need = per * static_cast<double>(pps) * (steps - step);
-            double rem = 0.95 * dl.remaining();
-            if (need > rem) len = std::max<int64_t>(1, static_cast<int64_t>(pps * std::max(0.0, rem) / need));
-        }
+        const int64_t len = step_length(dl, t0, done, pps, steps - step);
         for (int64_t i = 0; i < len; ++i, ++done) {
             if ((i & 2047) == 0 && dl.expired()) {
                 stop = true;
                 break;
             }
-            Proposal pr = an.propose();
-            if (pr.kind == 0) continue;
-            ++tried;
-            double x = beta * pr.delta / fnorm;
-            if (x <= 0 || rng.uniform() < std::exp(-x)) {
-                an.apply(pr);
-                ++accepted;
-            }
+            const int r = metropolis(an, rng, beta, fnorm);
+            tried += r > 0;
+            accepted += r == 2;
         }
-#ifdef RANKMAP_DEBUG_CHECKS
-        {
-            double full = st.full_energy();
-            if (std::abs(full - st.energy()) > 1e-6 * std::max(1.0, full))
-                throw Error("anneal: incremental energy drifted from the full recomputation",
-                            ErrorKind::Internal);
-        }
-#endif
+        check_incremental_energy(st);
         if (st.energy() < bestF - 1e-9 * std::max(1.0, bestF)) {
             bestF = st.energy();
             for (int i = 0; i < M; ++i) best[i] = st.node_of(movable[i]);
         }
-        double acc = tried ? static_cast<double>(accepted) / tried : 0.0;
-        if (ap.trace) ap.trace->push_back({step, beta, st.energy() / fnorm, acc});
-        if (ap.progress && *ap.progress && (step % 10 == 9 || step == steps - 1)) {
-            char buf[160];
-            std::snprintf(buf, sizeof buf, "anneal step %d/%d beta %.4g F/Fmin %.4f accept %.3f",
-                          step + 1, steps, beta, st.energy() / fnorm, acc);
-            (*ap.progress)(buf);
-        }
+        report_step(ap, step, steps, beta, st.energy() / fnorm, tried ? static_cast<double>(accepted) / tried : 0.0);
     }
     st.resync();
     if (bestF < st.energy() - 1e-9 * std::max(1.0, bestF)) {
@@ -268,11 +293,11 @@ void anneal_refine(const Problem &p, std::vector<int> &place, const Deadline &dl
     AnnealParams ap;
     ap.steps = p.opt.anneal_steps;
     ap.from_cold = from_cold;
-    ap.sweeps = from_cold ? 300 : 1000;
+    ap.sweeps = from_cold ? ap.tuning.refine_sweeps_cold : ap.tuning.refine_sweeps_hot;
     ap.f_norm = p.f_min;
     ap.trace = p.trace;
     ap.progress = &p.progress;
-    Rng rng(p.opt.seed * 0x9e3779b97f4a7c15ULL + 0xa11ea1);
+    Rng rng = rng_stream(p.opt.seed, 0xa11ea1);
     anneal_tasks(st, all, near, ap, rng, dl);
     place = st.place();
 }

@@ -31,6 +31,7 @@
 #include "common/rng.hpp"
 #include "common/timer.hpp"
 #include "map/mapper.hpp"
+#include "map/tuning.hpp"
 
 namespace rankmap {
 
@@ -309,12 +310,11 @@ struct AnnealParams {
     int steps = 100;                // beta steps
     int64_t proposals_per_step = 0; // 0: derived from the movable count
     double sweeps = 0;              // total proposals / movable tasks (0: default)
-    double local_fraction = 0.9;    // share of proposals near a partner's node
-    bool from_cold = false;         // start at cold_target acceptance instead of 15%
-    double cold_target = 0.03;
+    bool from_cold = false;         // start at tuning.cold_acceptance instead of hot_acceptance
     std::vector<TracePoint> *trace = nullptr;
     const std::function<void(const std::string &)> *progress = nullptr;
     double f_norm = 0;              // normalisation (F_min); <= 0: F at start
+    AnnealContext tuning = anneal_preset();  // the chain's tuned numbers (tuning.hpp)
 };
 
 // Metropolis annealing of the tasks in `movable` (all others fixed) in st.

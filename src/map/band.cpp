@@ -67,12 +67,6 @@ namespace rankmap {
 
 namespace {
 
-constexpr int kMaxOffsets = 32;   // distinct |offset| values
-constexpr int kMinTile = 8;
-constexpr int kMaxTile = 1024;
-constexpr double kMaxPeriodError = 0.15;
-constexpr size_t kMaxCandidates = 1000;  // translations searched at most
-
 struct TileEdge {
     int to;       // residue of the partner
     int shift;    // block shift of the partner (-K..K)
@@ -172,15 +166,14 @@ std::vector<int> step_table(const TorusTopology &topo) {
 }
 
 // Distances for the tile annealing, read ~26 times a proposal: a dense
-// byte table up to kDenseMax nodes when every distance is a hop count
-// below 256 (256 KiB at 512 nodes; the band search runs 1.5x faster than
-// with FastDistance's per-dimension tables, same values, so the same
+// byte table up to BandContext::dense_distance_max nodes when every
+// distance is a hop count below 256 (256 KiB at 512 nodes; faster than
+// FastDistance's per-dimension tables, same values, so the same
 // placements), FastDistance otherwise.
-constexpr int kDenseMax = 1024;
 class TileDistance {
 public:
-    TileDistance(const TorusTopology &topo, const FastDistance &fd) : fd_(fd), n_(topo.size()) {
-        if (n_ > kDenseMax) return;
+    TileDistance(const TorusTopology &topo, const FastDistance &fd, int dense_max) : fd_(fd), n_(topo.size()) {
+        if (n_ > dense_max) return;
         tab_.resize(static_cast<size_t>(n_) * n_);
         for (int a = 0; a < n_; ++a)
             for (int b = 0; b < n_; ++b) {
@@ -209,9 +202,8 @@ private:
 class TileAnnealer {
 public:
     TileAnnealer(const TorusTopology &topo, const TileModel &m, const std::vector<int> &D,
-                 const std::vector<int> &step, const TileDistance &dist, int K, bool weighted, double t0,
-                 double t1)
-        : topo_(topo), m_(m), K_(K), weighted_(weighted), t0_(t0), t1_(t1), step_(step), dist_(dist) {
+                 const std::vector<int> &step, const TileDistance &dist, int K, const BandContext &c)
+        : topo_(topo), m_(m), K_(K), c_(c), step_(step), dist_(dist) {
         const int N = topo.size();
         wtot_.assign(m_.P, 0.0);
         for (int b = 0; b < m_.P; ++b)
@@ -249,12 +241,43 @@ public:
     int ncosets() const { return m_len_ > 0 ? ncos_ : -1; }
 
     double run(int64_t iters, bool ordered, Rng &rng, const Deadline &dl, std::vector<int> &tile) {
-        const int P = m_.P, N = topo_.size(), nd = topo_.ndims();
-        // Start: residue b at the b-th coset's first node in node order when
-        // `ordered` (for a rank-ordered halo whose layers fit D this is
-        // already exact, and the chain keeps the best placement it sees),
-        // else the cosets dealt at random (more diverse: better on large
-        // tiles, e.g. SAGE-like 32768 tasks 1.67 against 2.26).
+        const int P = m_.P;
+        start_tile(ordered, rng);
+        double E = 0;
+        ecache_.assign(P, 0.0);
+        for (int b = 0; b < P; ++b) E += (ecache_[b] = energy_of(b));
+        best_ = E;
+        bestpos_ = pos_;
+        const double unit = m_.wsum / P;  // mean energy of a tile task at F = F_min
+        // Temperatures in units of a task's energy at F_min (BandContext).
+        const double T0 = c_.start_temperature, T1 = c_.end_temperature;
+        const double cool = std::pow(T1 / T0, 1.0 / static_cast<double>(std::max<int64_t>(1, iters)));
+        double T = T0 / cool;
+        for (int64_t it = 0; it < iters; ++it) {
+            if ((it & 4095) == 4095 && dl.expired()) break;
+            T *= cool;
+            const int t = static_cast<int>(rng.below(static_cast<uint32_t>(P)));
+            try_move(t, propose_target(t, rng), T, unit, rng, E);
+        }
+        pos_ = bestpos_;
+        double Ef = 0;
+        for (int b = 0; b < P; ++b) Ef += energy_of(b);
+        tile = pos_;
+        return Ef / m_.wsum;
+    }
+
+    // Node of block-shifted image of residue b.
+    int image(int b, int shift) const {
+        return trans_[static_cast<size_t>(shift + K_) * topo_.size() + pos_[b]];
+    }
+
+private:
+    // Start: residue b at the b-th coset's first node in node order when
+    // `ordered` (for a rank-ordered halo whose layers fit D this is already
+    // exact, and the chain keeps the best placement it sees), else the
+    // cosets dealt at random (more diverse: better on large tiles).
+    void start_tile(bool ordered, Rng &rng) {
+        const int P = m_.P, N = topo_.size();
         std::vector<int> rep(ncos_, -1), order;
         for (int v = 0; v < N; ++v)
             if (rep[coset_[v]] < 0) {
@@ -269,110 +292,92 @@ public:
             pos_[b] = rep[order[b]];
             owner_[order[b]] = b;
         }
-        double E = 0;
-        ecache_.assign(P, 0.0);
-        for (int b = 0; b < P; ++b) E += (ecache_[b] = energy_of(b));
-        double best = E;
-        std::vector<int> bestpos = pos_;
-        const double unit = m_.wsum / P;  // mean energy of a tile task at F = F_min
-        const double T0 = t0_, T1 = t1_;  // in units of a task's energy at F_min (BandOptions)
-        const double cool = std::pow(T1 / T0, 1.0 / static_cast<double>(std::max<int64_t>(1, iters)));
-        double T = T0 / cool;
-        for (int64_t it = 0; it < iters; ++it) {
-            if ((it & 4095) == 4095 && dl.expired()) break;
-            T *= cool;
-            int t = static_cast<int>(rng.below(static_cast<uint32_t>(P)));
-            int target;
-            const auto &at = m_.adj[t];
-            if (!at.empty() && rng.below(10) < 9) {
-                // The partner in proportion to the edge weight: the heavy
-                // edges decide the tile (SAGE-like 512, D = (3,3,4), 20
-                // seeds: median tile F/F_min 1.323 -> 1.311 at 1e8 of work).
-                // Uniform among the partners when `weighted_` is off (the
-                // placements congestion starts from, see band.hpp).
-                const TileEdge *ep = &at.back();
-                if (weighted_) {
-                    double x = rng.uniform() * wtot_[t];
-                    for (const TileEdge &ed : at)
-                        if ((x -= ed.w) <= 0) {
-                            ep = &ed;
-                            break;
-                        }
-                } else {
-                    ep = &at[rng.below(static_cast<uint32_t>(at.size()))];
+    }
+
+    // Target node for residue t: mostly one unit step from the image of a
+    // partner, drawn in proportion to the edge weight (the heavy edges
+    // decide the tile) or uniformly (BandContext::weighted_partners off);
+    // otherwise any node.
+    int propose_target(int t, Rng &rng) const {
+        const int N = topo_.size(), nd = topo_.ndims();
+        const auto &at = m_.adj[t];
+        if (at.empty() || static_cast<int>(rng.below(10)) >= c_.local_moves_in_ten)
+            return static_cast<int>(rng.below(static_cast<uint32_t>(N)));
+        const TileEdge *ep = &at.back();
+        if (c_.weighted_partners) {
+            double x = rng.uniform() * wtot_[t];
+            for (const TileEdge &ed : at)
+                if ((x -= ed.w) <= 0) {
+                    ep = &ed;
+                    break;
                 }
-                int v = image(ep->to, ep->shift);
-                target = step_[(static_cast<size_t>(v) * nd + rng.below(static_cast<uint32_t>(nd))) * 2 + rng.below(2)];
-            } else {
-                target = static_cast<int>(rng.below(static_cast<uint32_t>(N)));
-            }
-            int u = owner_[coset_[target]];
-            const int oldt = pos_[t], oldu = pos_[u];
-            // Energy before the move from the cache (the t-u edges once).
-            double e0 = ecache_[t];
-            if (u != t) {
-                e0 += ecache_[u];
-                for (const TileEdge &ed : m_.adj[t])
-                    if (ed.to == u) e0 -= ed.w * dist_(pos_[t], image(ed.to, ed.shift));
-            }
-            if (u == t) {
-                pos_[t] = target;
-            } else {
-                // u takes t's old coset at the offset it had from target.
-                int sft = idx_[oldu] - idx_[target];
-                int j = ((idx_[oldt] + sft) % m_len_ + m_len_) % m_len_;
-                pos_[t] = target;
-                pos_[u] = members_[static_cast<size_t>(coset_[oldt]) * m_len_ + j];
-            }
-            double dE = 2 * (local(t, u) - e0);
-            // The cached energy carries rounding the recomputation does not:
-            // an exact tie (a move between equivalent spots) stays a tie.
-            if (std::abs(dE) < 1e-9 * unit) dE = 0;
-            if (dE <= 0 || rng.uniform() < std::exp(-dE / (T * unit))) {
-                E += dE;
-                if (u != t) std::swap(owner_[coset_[pos_[t]]], owner_[coset_[pos_[u]]]);
-                // Update the cache: a partner's energy changes by its edge to
-                // t or u (distances are translation invariant, so the mirror
-                // edge has the same length); t and u are recomputed.
-                auto update = [&](int a, int olda) {
-                    for (const TileEdge &ed : m_.adj[a]) {
-                        if (ed.to == t || ed.to == u) continue;
-                        const int q = image(ed.to, ed.shift);
-                        ecache_[ed.to] += ed.w * (dist_(pos_[a], q) - dist_(olda, q));
-                    }
-                };
-                update(t, oldt);
-                if (u != t) update(u, oldu);
-                ecache_[t] = energy_of(t);
-                if (u != t) ecache_[u] = energy_of(u);
-#ifdef RANKMAP_DEBUG_CHECKS
-                for (int b = 0; b < P; ++b)
-                    if (std::abs(ecache_[b] - energy_of(b)) > 1e-6 * std::max(1.0, ecache_[b]))
-                        throw Error("band: cached residue energy drifted from the recomputation",
-                                    ErrorKind::Internal);
-#endif
-                if (E < best - 1e-9 * std::max(1.0, best)) {
-                    best = E;
-                    bestpos = pos_;
-                }
-            } else {
-                pos_[t] = oldt;
-                pos_[u] = oldu;
-            }
+        } else {
+            ep = &at[rng.below(static_cast<uint32_t>(at.size()))];
         }
-        pos_ = bestpos;
-        double Ef = 0;
-        for (int b = 0; b < P; ++b) Ef += energy_of(b);
-        tile = pos_;
-        return Ef / m_.wsum;
+        int v = image(ep->to, ep->shift);
+        return step_[(static_cast<size_t>(v) * nd + rng.below(static_cast<uint32_t>(nd))) * 2 + rng.below(2)];
     }
 
-    // Node of block-shifted image of residue b.
-    int image(int b, int shift) const {
-        return trans_[static_cast<size_t>(shift + K_) * topo_.size() + pos_[b]];
+    // Moves residue t to `target` (the residue u owning target's coset takes
+    // t's old coset) and keeps the move by the Metropolis rule at
+    // temperature T; E is the tile energy, kept current.
+    void try_move(int t, int target, double T, double unit, Rng &rng, double &E) {
+        const int u = owner_[coset_[target]];
+        const int oldt = pos_[t], oldu = pos_[u];
+        // Energy before the move from the cache (the t-u edges once).
+        double e0 = ecache_[t];
+        if (u != t) {
+            e0 += ecache_[u];
+            for (const TileEdge &ed : m_.adj[t])
+                if (ed.to == u) e0 -= ed.w * dist_(pos_[t], image(ed.to, ed.shift));
+        }
+        pos_[t] = target;
+        if (u != t) {
+            // u takes t's old coset at the offset it had from target.
+            int sft = idx_[oldu] - idx_[target];
+            int j = ((idx_[oldt] + sft) % m_len_ + m_len_) % m_len_;
+            pos_[u] = members_[static_cast<size_t>(coset_[oldt]) * m_len_ + j];
+        }
+        double dE = 2 * (local(t, u) - e0);
+        // The cached energy carries rounding the recomputation does not:
+        // an exact tie (a move between equivalent spots) stays a tie.
+        if (std::abs(dE) < 1e-9 * unit) dE = 0;
+        if (!(dE <= 0 || rng.uniform() < std::exp(-dE / (T * unit)))) {
+            pos_[t] = oldt;
+            pos_[u] = oldu;
+            return;
+        }
+        E += dE;
+        if (u != t) std::swap(owner_[coset_[pos_[t]]], owner_[coset_[pos_[u]]]);
+        update_cache(t, u, oldt, oldu);
+        if (E < best_ - 1e-9 * std::max(1.0, best_)) {
+            best_ = E;
+            bestpos_ = pos_;
+        }
     }
 
-private:
+    // After an accepted move: a partner's energy changes by its edge to t
+    // or u (distances are translation invariant, so the mirror edge has the
+    // same length); t and u are recomputed.
+    void update_cache(int t, int u, int oldt, int oldu) {
+        auto update = [&](int a, int olda) {
+            for (const TileEdge &ed : m_.adj[a]) {
+                if (ed.to == t || ed.to == u) continue;
+                const int q = image(ed.to, ed.shift);
+                ecache_[ed.to] += ed.w * (dist_(pos_[a], q) - dist_(olda, q));
+            }
+        };
+        update(t, oldt);
+        if (u != t) update(u, oldu);
+        ecache_[t] = energy_of(t);
+        if (u != t) ecache_[u] = energy_of(u);
+#ifdef RANKMAP_DEBUG_CHECKS
+        for (int b = 0; b < m_.P; ++b)
+            if (std::abs(ecache_[b] - energy_of(b)) > 1e-6 * std::max(1.0, ecache_[b]))
+                throw Error("band: cached residue energy drifted from the recomputation", ErrorKind::Internal);
+#endif
+    }
+
     double energy_of(int b) const {
         double e = 0;
         for (const TileEdge &ed : m_.adj[b]) e += ed.w * dist_(pos_[b], image(ed.to, ed.shift));
@@ -393,13 +398,14 @@ private:
     const TorusTopology &topo_;
     const TileModel &m_;
     int K_;
-    bool weighted_;
-    double t0_, t1_;
+    const BandContext &c_;
     const std::vector<int> &step_;
     const TileDistance &dist_;
     std::vector<int> trans_, coset_, idx_, members_, pos_, owner_;
     std::vector<double> ecache_; // energy_of(b), kept current by run()
     std::vector<double> wtot_;   // total edge weight of each residue
+    std::vector<int> bestpos_;   // run(): the best tile seen ...
+    double best_ = 0;            // ... and its energy
     int ncos_ = 0, m_len_ = 0;
 };
 
@@ -444,109 +450,115 @@ bool staircase_reaches(const std::vector<int> &D, const std::vector<int> &dims, 
     return can[L] != 0;
 }
 
-} // namespace
+struct Cand {
+    std::vector<int> D;
+    int model;
+    double score;
+    std::vector<int> tile;
+};
 
-std::vector<int> band_embedding(const Problem &p, double work, std::string *why, const BandOptions &opt) {
-    std::vector<std::vector<int>> *ranking = opt.ranking;
-    auto fail = [&](const std::string &s) {
-        if (why) *why = s;
-        return std::vector<int>();
-    };
-    const auto *torus = dynamic_cast<const TorusTopology *>(&p.topo);
-    const int N = p.sym.n();
-    if (!torus || torus->has_local()) return fail("not a torus");
+// Why the problem is not a band problem, or "" when it may be one.
+std::string band_unfit(const Problem &p, const TorusTopology *torus, const BandContext &c) {
+    if (!torus || torus->has_local()) return "not a torus";
     for (int w : torus->wrap())
-        if (!w) return fail("a dimension without wrap-around");
-    if (N != p.topo.size() || p.cap.hi != 1) return fail("not one task per node");
-    if (N < 2 * kMinTile) return fail("too few tasks");
-    // Offsets.
-    std::vector<int> offs;
-    int maxoff = 0;
-    {
-        std::vector<char> seen(N, 0);
-        for (int i = 0; i < N; ++i)
-            for (int64_t e = p.sym.begin(i); e < p.sym.end(i); ++e) {
-                int d = p.sym.target(e) - i;
-                if (d <= 0 || seen[d]) continue;
-                seen[d] = 1;
-                offs.push_back(d);
-                maxoff = std::max(maxoff, d);
-                if (static_cast<int>(offs.size()) > kMaxOffsets) return fail("more than 32 distinct rank offsets");
-            }
-    }
-    if (offs.empty()) return fail("no edges");
-    if (maxoff > N / 4) return fail("partners farther than N/4 ranks apart");
+        if (!w) return "a dimension without wrap-around";
+    if (p.sym.n() != p.topo.size() || p.cap.hi != 1) return "not one task per node";
+    if (p.sym.n() < 2 * c.min_tile) return "too few tasks";
+    return "";
+}
+
+// The distinct positive rank offsets of the edges, sorted, and the largest;
+// "" or the reason the graph is not a band graph.
+std::string rank_offsets(const Graph &sym, const BandContext &c, std::vector<int> &offs, int &maxoff) {
+    const int N = sym.n();
+    std::vector<char> seen(N, 0);
+    maxoff = 0;
+    for (int i = 0; i < N; ++i)
+        for (int64_t e = sym.begin(i); e < sym.end(i); ++e) {
+            int d = sym.target(e) - i;
+            if (d <= 0 || seen[d]) continue;
+            seen[d] = 1;
+            offs.push_back(d);
+            maxoff = std::max(maxoff, d);
+            if (static_cast<int>(offs.size()) > c.max_offsets)
+                return "more than " + std::to_string(c.max_offsets) + " distinct rank offsets";
+        }
+    if (offs.empty()) return "no edges";
+    if (maxoff > N / 4) return "partners farther than N/4 ranks apart";
     std::sort(offs.begin(), offs.end());
-    // Orders m: element orders of the torus group (divisors of lcm of the
-    // extents) with a tile size in range.
-    const auto &dims = torus->dims();
-    const int nd = torus->ndims();
+    return "";
+}
+
+// The translations D of order m, up to the torus' symmetries: D[k] in
+// [0, L_k/2], non-decreasing within runs of equal extents.
+void translations_of_order(const std::vector<int> &dims, long m, int model, std::vector<Cand> &cands) {
+    const int nd = static_cast<int>(dims.size());
+    std::vector<int> D(nd, 0);
+    std::function<void(int)> rec = [&](int k) {
+        if (k == nd) {
+            long ord = 1;
+            for (int j = 0; j < nd; ++j) ord = std::lcm(ord, dims[j] / std::gcd(dims[j], D[j]));
+            if (ord == m) cands.push_back({D, model, 0.0, {}});
+            return;
+        }
+        int lo = (k > 0 && dims[k] == dims[k - 1]) ? D[k - 1] : 0;
+        for (int v = lo; v <= dims[k] / 2; ++v) {
+            D[k] = v;
+            rec(k + 1);
+        }
+        D[k] = 0;
+    };
+    rec(0);
+}
+
+// Orders m: element orders of the torus group (divisors of the lcm of the
+// extents) with a tile size in range, largest first (smallest tile: the
+// easiest search); only the first order whose periodisation fits is used.
+void candidate_translations(const Graph &sym, const std::vector<int> &offs, const std::vector<int> &dims,
+                            const BandContext &c, std::vector<TileModel> &models, std::vector<Cand> &cands) {
+    const int N = sym.n();
     long lcm = 1;
     for (int L : dims) lcm = std::lcm(lcm, L);
-    struct Cand {
-        std::vector<int> D;
-        int model;
-        double score;
-        std::vector<int> tile;
-    };
-    std::vector<TileModel> models;
-    std::vector<Cand> cands;
-    // Largest order first (smallest tile: the easiest search); only the
-    // first order whose periodisation fits is used.
     for (long m = lcm; m >= 2 && cands.empty(); --m) {
         if (lcm % m || N % m) continue;
         int P = static_cast<int>(N / m);
-        if (P < kMinTile || P > kMaxTile) continue;
+        if (P < c.min_tile || P > c.max_tile) continue;
         TileModel tm;
-        double err = periodise(p.sym, offs, P, tm);
-        if (err > kMaxPeriodError) continue;
+        double err = periodise(sym, offs, P, tm);
+        if (err > c.max_period_error) continue;
         models.push_back(std::move(tm));
-        int mi = static_cast<int>(models.size()) - 1;
-        // Canonical D: D[k] in [0, L_k/2]; non-decreasing within runs of equal extents.
-        std::vector<int> D(nd, 0);
-        std::function<void(int)> rec = [&](int k) {
-            if (k == nd) {
-                long ord = 1;
-                for (int j = 0; j < nd; ++j) ord = std::lcm(ord, dims[j] / std::gcd(dims[j], D[j]));
-                if (ord == m) cands.push_back({D, mi, 0.0, {}});
-                return;
-            }
-            int lo = (k > 0 && dims[k] == dims[k - 1]) ? D[k - 1] : 0;
-            for (int v = lo; v <= dims[k] / 2; ++v) {
-                D[k] = v;
-                rec(k + 1);
-            }
-            D[k] = 0;
-        };
-        rec(0);
+        translations_of_order(dims, m, static_cast<int>(models.size()) - 1, cands);
     }
-    if (cands.empty()) return fail("no rank period fits a torus translation");
-    // Staircase prediction: an embedding that keeps the heavy edges at one
-    // hop moves forward along the cheapest rank path (staircase_steps) one
-    // hop per edge, so the tile's translation is the end of a monotone
-    // staircase of that many steps.  When some candidates are, only they
-    // are searched: short annealings rank the translations poorly (see
-    // above), so fewer candidates leave more work for the right one.
-    // SAGE-like 512 (offsets 5, 6 heavy): 12 steps (8 x 5 + 4 x 6), 6 of
-    // the 25 translations, among them (3,3,4) and (1,1,4), the two best of
-    // 25 at 2e8 of work each.
-    int stair = 0;
-    size_t all_cands = cands.size();
-    {
-        std::vector<double> W(offs.size(), 0.0);
-        for (int i = 0; i < N; ++i)
-            for (int64_t e = p.sym.begin(i); e < p.sym.end(i); ++e) {
-                const int d = p.sym.target(e) - i;
-                if (d > 0) W[std::lower_bound(offs.begin(), offs.end(), d) - offs.begin()] += p.sym.weight(e);
-            }
-        if (opt.staircase) stair = staircase_steps(offs, W, models[0].P);
-        std::vector<Cand> keep;
-        if (stair > 0)
-            for (const Cand &c : cands)
-                if (staircase_reaches(c.D, dims, stair)) keep.push_back(c);
-        if (!keep.empty()) cands = std::move(keep);
-    }
-    // A previous search's ranking: only its translations, in its order.
+}
+
+// Staircase prediction: an embedding that keeps the heavy edges at one hop
+// moves forward along the cheapest rank path (staircase_steps) one hop per
+// edge, so the tile's translation is the end of a monotone staircase of
+// that many steps.  When some candidates are, only they are searched:
+// short annealings rank the translations poorly (see above), so fewer
+// candidates leave more work for the right one.  Returns the step count
+// (0: no prediction).
+int predict_staircase(const Graph &sym, const std::vector<int> &offs, const std::vector<int> &dims, int P,
+                      std::vector<Cand> &cands) {
+    std::vector<double> W(offs.size(), 0.0);
+    for (int i = 0; i < sym.n(); ++i)
+        for (int64_t e = sym.begin(i); e < sym.end(i); ++e) {
+            const int d = sym.target(e) - i;
+            if (d > 0) W[std::lower_bound(offs.begin(), offs.end(), d) - offs.begin()] += sym.weight(e);
+        }
+    const int stair = staircase_steps(offs, W, P);
+    std::vector<Cand> keep;
+    if (stair > 0)
+        for (const Cand &c : cands)
+            if (staircase_reaches(c.D, dims, stair)) keep.push_back(c);
+    if (!keep.empty()) cands = std::move(keep);
+    return stair;
+}
+
+// A previous search's ranking: only its translations, in its order; then,
+// on very large tori (thousands of translations), an evenly spaced subset.
+void narrow_candidates(const std::vector<std::vector<int>> *ranking, size_t max_candidates,
+                       std::vector<Cand> &cands) {
     if (ranking && !ranking->empty()) {
         std::vector<Cand> keep;
         for (const auto &D : *ranking)
@@ -554,100 +566,150 @@ std::vector<int> band_embedding(const Problem &p, double work, std::string *why,
                 if (c.D == D) keep.push_back(c);
         if (!keep.empty()) cands = std::move(keep);
     }
-    // Very large tori have thousands of translations: keep an evenly spaced
-    // subset (64x32x32 would have ~2,400; 32x32x32 has 804, all kept).
-    if (cands.size() > kMaxCandidates) {
+    if (cands.size() > max_candidates) {
         std::vector<Cand> keep;
-        for (size_t i = 0; i < kMaxCandidates; ++i) keep.push_back(std::move(cands[i * cands.size() / kMaxCandidates]));
+        for (size_t i = 0; i < max_candidates; ++i) keep.push_back(std::move(cands[i * cands.size() / max_candidates]));
         cands = std::move(keep);
     }
-    // Work (in proposals): successive halving -- every translation gets a
-    // short annealing of its tile, the best third a three times longer one
-    // (a fresh chain; a candidate keeps its best tile), and so on until one
-    // is left, which gets what remains.  Each round costs about the same.
-    Rng rng(p.opt.seed * 0x2545f4914f6cdd1dULL + 0xba4d);
-    const std::vector<int> steps = step_table(*torus);
-    const FastDistance fdist(*torus);
-    const TileDistance dist(*torus, fdist);
-    const double per_iter = 26.0;  // distance evaluations per proposal (counted in local(), before and after)
-    const double total_iters = work / per_iter;
-    std::vector<int> alive(cands.size());
-    std::iota(alive.begin(), alive.end(), 0);
-    int rounds = 1;
-    for (size_t n = cands.size(); n > 1; n = (n + 2) / 3) ++rounds;
-    double len = std::max(2000.0, total_iters / (static_cast<double>(cands.size()) * (rounds + 1)));
-    double spent = 0;
-    for (auto &c : cands) c.score = 1e300;
-    bool first_round = true;  // ordered starts in the first round, random ones after
-    while (!alive.empty() && !p.deadline.expired()) {
-        const bool last = alive.size() == 1;
-        int64_t iters = static_cast<int64_t>(last ? std::max(len, total_iters - spent) : len);
-        for (int ci : alive) {
-            if (p.deadline.expired()) break;
-            Cand &c = cands[ci];
-            const TileModel &tm = models[c.model];
-            TileAnnealer an(*torus, tm, c.D, steps, dist, maxoff / tm.P + 2, opt.weighted_partners,
-                            opt.start_temperature, opt.end_temperature);
-            if (an.ncosets() != tm.P) continue;  // <D> of the wrong order (guard)
-            std::vector<int> tile;
-            // First round: a tenth of the work from the ordered start (exact
-            // for a halo whose layers fit D; the chain keeps the best state
-            // it sees), the rest from a random one (SAGE-like 512: (3,3,4)'s
-            // ordered start anneals to the worst of its six candidates in a
-            // short run).
-            double s;
-            if (first_round && !opt.staircase) {
-                s = an.run(iters, true, rng, p.deadline, tile);
-            } else if (first_round) {
-                std::vector<int> t2;
-                s = an.run(iters / 10, true, rng, p.deadline, tile);
-                const double s2 = an.run(iters - iters / 10, false, rng, p.deadline, t2);
-                if (s2 < s) {
-                    s = s2;
-                    tile = std::move(t2);
-                }
-            } else {
-                s = an.run(iters, false, rng, p.deadline, tile);
+}
+
+// The shared state of a search over the candidate translations.
+struct BandSearch {
+    const TorusTopology &torus;
+    const std::vector<TileModel> &models;
+    const BandContext &c;
+    int maxoff;
+    const Deadline &dl;
+    std::vector<int> steps;
+    FastDistance fdist;
+    TileDistance dist;
+    BandSearch(const TorusTopology &t, const std::vector<TileModel> &m, const BandContext &bc, int mo,
+               const Deadline &d)
+        : torus(t), models(m), c(bc), maxoff(mo), dl(d), steps(step_table(t)), fdist(t),
+          dist(t, fdist, bc.dense_distance_max) {}
+
+    // One annealing of candidate `cand`'s tile with `iters` proposals.  In
+    // the first round (with the staircase search) 1/ordered_share_divisor
+    // of the work goes to the ordered start (exact for a halo whose layers
+    // fit D) and the rest to a random one (an ordered start can anneal to
+    // a poor tile in a short run).
+    // False when <D> has the wrong order (a guard: nothing is run).
+    bool anneal(Cand &cand, int64_t iters, bool first_round, Rng &rng) const {
+        const TileModel &tm = models[cand.model];
+        TileAnnealer an(torus, tm, cand.D, steps, dist, maxoff / tm.P + 2, c);
+        if (an.ncosets() != tm.P) return false;
+        std::vector<int> tile;
+        double s;
+        if (first_round && !c.staircase) {
+            s = an.run(iters, true, rng, dl, tile);
+        } else if (first_round) {
+            std::vector<int> t2;
+            const int64_t ordered = iters / c.ordered_share_divisor;
+            s = an.run(ordered, true, rng, dl, tile);
+            const double s2 = an.run(iters - ordered, false, rng, dl, t2);
+            if (s2 < s) {
+                s = s2;
+                tile = std::move(t2);
             }
-            spent += static_cast<double>(iters);
-            if (s < c.score) {
-                c.score = s;
-                c.tile = std::move(tile);
-            }
+        } else {
+            s = an.run(iters, false, rng, dl, tile);
         }
-        if (last) break;
-        first_round = false;
-        std::stable_sort(alive.begin(), alive.end(),
-                         [&](int a, int b) { return cands[a].score < cands[b].score; });
-        alive.resize((alive.size() + 2) / 3);
-        len *= 3;
+        if (s < cand.score) {
+            cand.score = s;
+            cand.tile = std::move(tile);
+        }
+        return true;
     }
-    std::stable_sort(cands.begin(), cands.end(), [](const Cand &a, const Cand &b) { return a.score < b.score; });
-    if (ranking) {
-        ranking->clear();
-        for (const Cand &c : cands)
-            if (!c.tile.empty()) ranking->push_back(c.D);
+
+    // Successive halving: every translation gets a short annealing of its
+    // tile, the best 1/halving_factor a halving_factor times longer one (a
+    // fresh chain; a candidate keeps its best tile), and so on until one is
+    // left, which gets what remains.  Each round costs about the same.
+    // Leaves the candidates sorted by score.
+    void run(std::vector<Cand> &cands, double work, Rng &rng) const {
+        const int k = c.halving_factor;
+        const double total_iters = work / c.evals_per_proposal;
+        std::vector<int> alive(cands.size());
+        std::iota(alive.begin(), alive.end(), 0);
+        int rounds = 1;
+        for (size_t n = cands.size(); n > 1; n = (n + k - 1) / k) ++rounds;
+        double len = std::max(c.min_round_proposals, total_iters / (static_cast<double>(cands.size()) * (rounds + 1)));
+        double spent = 0;
+        for (auto &cd : cands) cd.score = 1e300;
+        bool first_round = true;
+        while (!alive.empty() && !dl.expired()) {
+            const bool last = alive.size() == 1;
+            const int64_t iters = static_cast<int64_t>(last ? std::max(len, total_iters - spent) : len);
+            for (int ci : alive) {
+                if (dl.expired()) break;
+                if (anneal(cands[ci], iters, first_round, rng)) spent += static_cast<double>(iters);
+            }
+            if (last) break;
+            first_round = false;
+            std::stable_sort(alive.begin(), alive.end(),
+                             [&](int a, int b) { return cands[a].score < cands[b].score; });
+            alive.resize((alive.size() + k - 1) / k);
+            len *= k;
+        }
+        std::stable_sort(cands.begin(), cands.end(), [](const Cand &a, const Cand &b) { return a.score < b.score; });
+    }
+};
+
+// The best tile expanded to all N tasks: block k is block 0 moved by k D.
+std::vector<int> expand_tile(const TorusTopology &torus, const Cand &best, int P, int N) {
+    std::vector<int> place(N);
+    std::vector<int> gt = translation_table(torus, best.D), cur = best.tile;
+    for (int k = 0; k * P < N; ++k) {
+        for (int b = 0; b < P && k * P + b < N; ++b) place[k * P + b] = cur[b];
+        for (int &v : cur) v = gt[v];
+    }
+    return place;
+}
+
+void report_band(const Problem &p, const Cand &best, int P, size_t tried, size_t all_cands, int stair) {
+    if (!p.progress) return;
+    std::string d;
+    for (size_t j = 0; j < best.D.size(); ++j) d += (j ? "," : "") + std::to_string(best.D[j]);
+    p.progress("band: tile of " + std::to_string(P) + " ranks, translation (" + d + "), " + std::to_string(tried) +
+               " of " + std::to_string(all_cands) + " translations tried (staircase of " + std::to_string(stair) +
+               " steps), tile F/F_min " + std::to_string(best.score));
+}
+
+} // namespace
+
+std::vector<int> band_embedding(const Problem &p, double work, std::string *why, const BandOptions &opt) {
+    const BandContext &c = opt.tuning;
+    auto fail = [&](const std::string &s) {
+        if (why) *why = s;
+        return std::vector<int>();
+    };
+    const auto *torus = dynamic_cast<const TorusTopology *>(&p.topo);
+    std::string unfit = band_unfit(p, torus, c);
+    if (!unfit.empty()) return fail(unfit);
+    std::vector<int> offs;
+    int maxoff = 0;
+    unfit = rank_offsets(p.sym, c, offs, maxoff);
+    if (!unfit.empty()) return fail(unfit);
+    const auto &dims = torus->dims();
+    std::vector<TileModel> models;
+    std::vector<Cand> cands;
+    candidate_translations(p.sym, offs, dims, c, models, cands);
+    if (cands.empty()) return fail("no rank period fits a torus translation");
+    const size_t all_cands = cands.size();
+    const int stair = c.staircase ? predict_staircase(p.sym, offs, dims, models[0].P, cands) : 0;
+    narrow_candidates(opt.ranking, c.max_candidates, cands);
+    Rng rng = rng_stream(p.opt.seed, 0xba4d, StreamMix::Lcg);
+    BandSearch(*torus, models, c, maxoff, p.deadline).run(cands, work, rng);
+    if (opt.ranking) {
+        opt.ranking->clear();
+        for (const Cand &cd : cands)
+            if (!cd.tile.empty()) opt.ranking->push_back(cd.D);
     }
     const Cand &best = cands[0];
     if (best.tile.empty()) return fail("no tile found in time");
-    const TileModel &tm = models[best.model];
-    const int P = tm.P;
-    std::vector<int> place(N);
-    {
-        std::vector<int> gt = translation_table(*torus, best.D), cur = best.tile;
-        for (int k = 0; k * P < N; ++k) {
-            for (int b = 0; b < P && k * P + b < N; ++b) place[k * P + b] = cur[b];
-            for (int &v : cur) v = gt[v];
-        }
-    }
-    if (p.progress) {
-        std::string d;
-        for (int j = 0; j < nd; ++j) d += (j ? "," : "") + std::to_string(best.D[j]);
-        p.progress("band: tile of " + std::to_string(P) + " ranks, translation (" + d + "), " +
-                   std::to_string(cands.size()) + " of " + std::to_string(all_cands) +
-                   " translations tried (staircase of " + std::to_string(stair) + " steps), tile F/F_min " +
-                   std::to_string(best.score));
-    }
+    const int P = models[best.model].P;
+    std::vector<int> place = expand_tile(*torus, best, P, p.sym.n());
+    report_band(p, best, P, cands.size(), all_cands, stair);
     return place;
 }
 

@@ -31,6 +31,7 @@
 #include "common/rng.hpp"
 #include "map/anneal_state.hpp"
 #include "map/mapper.hpp"
+#include "map/tuning.hpp"
 
 namespace rankmap {
 
@@ -172,38 +173,25 @@ private:
     int moved_a_ = -1, moved_b_ = -1, from_ = -1;
 };
 
-} // namespace
-
-std::vector<int> map_congestion(const Problem &p) {
-    // auto as tuned for link starts (Options::link_starts, band.hpp).
-    Problem p0 = p;
-    p0.opt.link_starts = true;
-    std::vector<int> start = map_auto(p0);
-    const int N = p.g.n(), P = p.topo.size();
-    if (p.topo.num_links() <= 0 || p.topo.num_links() > (int64_t{1} << 26) || N < 2 || P < 2) return start;
-    auto say = [&](const std::string &s) {
-        if (p.progress) p.progress("congestion: " + s);
-    };
-    // Several starts: auto with seeds seed, seed+1, ...; the one with the
-    // lightest busiest link (then the lower F) goes to the chain.  auto
-    // optimises F, and among its near-equal results the busiest link varies
-    // a lot (SAGE-like 512, seeds 1-24: F 1.36-1.47, busiest link 9984 to
-    // 14976; 9984 for 4 of the 24), more than the cold chain below changes
-    // it, so picking among them is the cheap half of the work.  Eight
-    // starts up to 1024 tasks (four left 7 of 24 seeds at 11520-12672 on
-    // that graph, eight 1; ~11 s at 512 tasks), two up to 8192, one above:
-    // auto's own cost grows with N.
-    const int nstarts = N <= 1024 ? 8 : N <= 8192 ? 2 : 1;
+// auto's placement with the lightest busiest link (then the lowest F) among
+// c.starts runs with seeds seed, seed+1, ...: auto optimises F, and among
+// its near-equal results the busiest link varies more than the cold chain
+// below changes it, so picking among them is the cheap half of the work.
+// The runs use auto_link_load_preset, whose band search leaves lighter
+// busiest links.
+std::vector<int> lightest_start(const Problem &p, const AutoContext &ac, const CongestionContext &c,
+                                double &max0) {
+    std::vector<int> start = map_auto(p, ac);
     auto F_of = [&](const std::vector<int> &pl) { return PlacementState(p.sym, p.topo, p.cap, pl).energy(); };
-    double max0 = LinkLoads(p.g, p.topo, start).max_load();
+    max0 = LinkLoads(p.g, p.topo, start).max_load();
     double f0 = F_of(start);
     int tried = 1;
-    for (int k = 1; k < nstarts && !p.deadline.expired(); ++k, ++tried) {
-        Problem q = p0;
+    for (int k = 1; k < c.starts && !p.deadline.expired(); ++k, ++tried) {
+        Problem q = p;
         q.opt.seed = p.opt.seed + static_cast<uint64_t>(k);
         q.progress = nullptr;
         q.trace = nullptr;
-        std::vector<int> other = map_auto(q);
+        std::vector<int> other = map_auto(q, ac);
         const double m = LinkLoads(p.g, p.topo, other).max_load(), f = F_of(other);
         if (m < max0 || (m == max0 && f < f0)) {
             start = std::move(other);
@@ -211,34 +199,53 @@ std::vector<int> map_congestion(const Problem &p) {
             f0 = f;
         }
     }
-    if (tried > 1) say("lightest busiest link of " + std::to_string(tried) + " auto starts: " + std::to_string(max0));
-    LinkLoads st(p.g, p.topo, start);
-    if (max0 <= 0) return start;
-    // Candidate partners: nodes within a few hops of a task's node.
-    NearNodes near(p.topo, std::min(P, 32));
-    Rng rng(p.opt.seed * 0x9e3779b97f4a7c15ULL + 0xc0b9);
-    // Temperature: from the mean |delta| of random proposals, down 1000x.
-    auto propose = [&](int &a, int &b, int &to) {
-        a = static_cast<int>(rng.below(static_cast<uint32_t>(N)));
-        const int na = st.place()[a];
+    if (tried > 1 && p.progress)
+        p.progress("congestion: lightest busiest link of " + std::to_string(tried) +
+                   " auto starts: " + std::to_string(max0));
+    return start;
+}
+
+// Proposals of the chain: task a to a node near its own, swapping with a
+// task there unless there is room (and a's node keeps its floor).
+class LinkProposer {
+public:
+    LinkProposer(const Problem &p, const LinkLoads &st, const CongestionContext &c, Rng &rng)
+        : p_(p), st_(st), c_(c), rng_(rng), near_(p.topo, std::min(p.topo.size(), c.near_nodes)) {}
+
+    bool operator()(int &a, int &b, int &to) {
+        a = static_cast<int>(rng_.below(static_cast<uint32_t>(p_.g.n())));
+        const int na = st_.place()[a];
         int nb = na;
-        for (int tries = 0; tries < 8 && nb == na; ++tries) nb = near.of(na)[rng.below(static_cast<uint32_t>(near.k()))];
+        for (int tries = 0; tries < c_.partner_tries && nb == na; ++tries)
+            nb = near_.of(na)[rng_.below(static_cast<uint32_t>(near_.k()))];
         if (nb == na) return false;
-        const auto &there = st.tasks_on(nb);
+        const auto &there = st_.tasks_on(nb);
         to = nb;
-        if (static_cast<int>(there.size()) < p.cap.hi) {
+        if (static_cast<int>(there.size()) < p_.cap.hi) {
             b = -1;  // room at nb: move a there
             // ... if na keeps its capacity floor
-            if (static_cast<int>(st.tasks_on(na).size()) - 1 >= p.cap.lo) return true;
+            if (static_cast<int>(st_.tasks_on(na).size()) - 1 >= p_.cap.lo) return true;
             if (there.empty()) return false;
         }
         // otherwise swap with one of its tasks
-        b = there[rng.below(static_cast<uint32_t>(there.size()))];
+        b = there[rng_.below(static_cast<uint32_t>(there.size()))];
         return true;
-    };
+    }
+
+private:
+    const Problem &p_;
+    const LinkLoads &st_;
+    const CongestionContext &c_;
+    Rng &rng_;
+    NearNodes near_;
+};
+
+// Mean |delta Phi| of c.temperature_samples proposals (not kept); 0 when
+// none could be made.
+double mean_abs_delta(LinkLoads &st, LinkProposer &propose, const CongestionContext &c) {
     double mean_abs = 0;
     int samples = 0;
-    for (int s = 0; s < 200; ++s) {
+    for (int s = 0; s < c.temperature_samples; ++s) {
         int a, b, to;
         if (!propose(a, b, to)) continue;
         const double d = st.swap(a, b, to);
@@ -246,16 +253,19 @@ std::vector<int> map_congestion(const Problem &p) {
         mean_abs += std::fabs(d);
         ++samples;
     }
-    if (samples == 0 || mean_abs <= 0) return start;
-    mean_abs /= samples;
-    // a cold chain: it keeps the start's layout and reshapes it locally
-    // (hotter starts wander off and end worse; tried 1, 0.1, 0.03, 0.01,
-    // 0.003 x mean |delta| on SAGE-like 512: 0.003 gave the lightest link)
-    const double t0 = mean_abs * 3e-3, t1 = t0 * 1e-3;
-    const int64_t sweeps = N <= 1024 ? 1000 : N <= 8192 ? 200 : 40;
-    const int64_t steps = sweeps * N;
+    return samples == 0 ? 0 : mean_abs / samples;
+}
+
+// A cold chain on Phi from `st`'s placement (it keeps the start's layout
+// and reshapes it locally; hotter starts wander off and end worse): the
+// best placement seen.
+std::vector<int> cold_chain(const Problem &p, LinkLoads &st, LinkProposer &propose, Rng &rng, double mean_abs,
+                            const CongestionContext &c) {
+    const int N = p.g.n();
+    const double t0 = mean_abs * c.start_temperature, t1 = t0 * c.cooling;
+    const int64_t steps = c.sweeps * N;
     std::vector<int> best = st.place();
-    double best_phi = st.phi(), best_max = max0;
+    double best_phi = st.phi();
     const Deadline &dl = p.deadline;
     for (int64_t k = 0; k < steps; ++k) {
         if ((k & 1023) == 0 && dl.expired()) break;
@@ -265,15 +275,33 @@ std::vector<int> map_congestion(const Problem &p) {
         const double d = st.swap(a, b, to);
         if (!(d <= 0 || rng.uniform() < std::exp(-d / T))) st.undo(d);
         // the best state is sampled a few times per sweep (copies are O(N))
-        if ((k + 1) % std::max(1, N / 4) == 0 && st.phi() < best_phi) {
+        if ((k + 1) % std::max(1, N / c.best_samples_per_sweep) == 0 && st.phi() < best_phi) {
             best_phi = st.phi();
             best = st.place();
         }
     }
     if (st.phi() < best_phi) best = st.place();
-    LinkLoads fin(p.g, p.topo, best);
-    best_max = fin.max_load();
-    say("busiest link " + std::to_string(max0) + " -> " + std::to_string(best_max));
+    return best;
+}
+
+} // namespace
+
+std::vector<int> map_congestion(const Problem &p) {
+    const int N = p.g.n(), P = p.topo.size();
+    const CongestionContext c = congestion_preset(N);
+    double max0 = 0;
+    if (p.topo.num_links() <= 0 || p.topo.num_links() > (int64_t{1} << c.max_links_log2) || N < 2 || P < 2)
+        return map_auto(p, auto_link_load_preset(p.sym.n()));
+    std::vector<int> start = lightest_start(p, auto_link_load_preset(p.sym.n()), c, max0);
+    LinkLoads st(p.g, p.topo, start);
+    if (max0 <= 0) return start;
+    Rng rng = rng_stream(p.opt.seed, 0xc0b9);
+    LinkProposer propose(p, st, c, rng);
+    const double mean_abs = mean_abs_delta(st, propose, c);
+    if (mean_abs <= 0) return start;
+    std::vector<int> best = cold_chain(p, st, propose, rng, mean_abs, c);
+    const double best_max = LinkLoads(p.g, p.topo, best).max_load();
+    if (p.progress) p.progress("congestion: busiest link " + std::to_string(max0) + " -> " + std::to_string(best_max));
     return best_max < max0 ? best : start;
 }
 

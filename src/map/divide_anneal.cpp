@@ -32,13 +32,13 @@ namespace rankmap {
 
 namespace {
 
-constexpr double kDefaultL = 0.85;
-constexpr size_t kMinSplit = 16;
+// Tuned numbers: DivideAnnealContext (tuning.hpp).
+const DivideAnnealContext kDc = divide_anneal_preset();
 
 class DivideAnneal {
 public:
     DivideAnneal(const Problem &p, PlacementState &st, const NearNodes &near, double L, double sweeps)
-        : p_(p), g_(p.sym), st_(st), near_(near), L_(L), sweeps_(sweeps), rng_(p.opt.seed * 0x2545f4914f6cdd1dULL + 7) {
+        : p_(p), g_(p.sym), st_(st), near_(near), L_(L), sweeps_(sweeps), rng_(rng_stream(p.opt.seed, 7, StreamMix::Lcg)) {
         tw_.assign(g_.n(), 0.0);
         for (int t = 0; t < g_.n(); ++t)
             for (int64_t e = g_.begin(t); e < g_.end(t); ++e) tw_[t] += g_.weight(e);
@@ -47,7 +47,7 @@ public:
 
     // Recursive partition (Figure 4).
     void run(std::vector<int> S) {
-        if (S.size() < kMinSplit) {
+        if (S.size() < kDc.min_split) {
             leaf(S);
             return;
         }
@@ -100,7 +100,7 @@ private:
         leaves_.push_back(S.size());
         greedy_fill(st_, S, near_);
         int left = st_.unplaced() + static_cast<int>(S.size());
-        Deadline dl = p_.deadline.share(static_cast<double>(S.size()) / std::max(1, left) * 0.9);
+        Deadline dl = p_.deadline.share(static_cast<double>(S.size()) / std::max(1, left) * kDc.time_share);
         AnnealParams ap;
         ap.steps = p_.opt.anneal_steps;
         ap.sweeps = sweeps_;
@@ -131,7 +131,7 @@ private:
 // Exposed for the tests (declared there): the sizes of the subgraphs the
 // recursion annealed, in order.
 std::vector<int> divide_anneal_with_leaves(const Problem &p, std::vector<size_t> *leaves, double sweeps) {
-    const double L = p.opt.l_ratio > 0 ? p.opt.l_ratio : kDefaultL;
+    const double L = p.opt.l_ratio > 0 ? p.opt.l_ratio : kDc.l_ratio;
     if (L > 1) throw Error("dc-anneal: l_ratio " + std::to_string(L) + " must be in (0, 1]");
     PlacementState st(p.sym, p.topo, p.cap, std::vector<int>(p.sym.n(), -1));
     NearNodes near(p.topo, near_count(p.topo));

@@ -364,13 +364,12 @@ std::vector<int> geometric_map(const Problem &p, uint64_t seed, std::string *why
         if (topo.dims()[k] > 1) axis_of[k] = d++;
     if (d == 0 || N < 8) return fail("too small");
     if (p.sym.nedges() == 0) return fail("no communication");
-    Rng rng(seed * 0x2545f4914f6cdd1dULL + 0x6e0);
-    // Effort by size (UMT-like 8x8x8 and 16x16x8: 0.10 s and 0.30 s here;
-    // 200 pivots took 0.17 s and 0.73 s for no gain beyond seed-to-seed
-    // noise after the cold chain).
-    const int k = std::min(N, N <= 4096 ? 100 : 64);
-    const int rounds = N <= 1024 ? 50 : 30;
-    const int trials = N <= 1024 ? 64 : N <= 4096 ? 32 : 16;
+    Rng rng = rng_stream(seed, 0x6e0, StreamMix::Lcg);
+    // Effort by size (GeometricContext, tuning.hpp).
+    const GeometricContext c = geometric_preset(N);
+    const int k = std::min(N, c.pivots);
+    const int rounds = c.majorize_rounds;
+    const int trials = c.rotations;
     std::vector<float> D;
     const std::vector<int> pivots = pivot_distances(p.sym, k, D, p.deadline);
     if (p.deadline.expired()) return fail("deadline");

@@ -234,11 +234,11 @@ std::vector<int> tree_refined_map(const Problem &p, const Deadline &dl) {
     ap.steps = p.opt.anneal_steps;
     ap.sweeps = N <= 1024 ? 400 : N <= 8192 ? 300 : 150;
     ap.from_cold = true;
-    ap.cold_target = 0.06;
+    ap.tuning.cold_acceptance = 0.06;
     ap.f_norm = p.f_min;
     ap.trace = p.trace;
     ap.progress = &p.progress;
-    Rng rng(p.opt.seed * 0x9e3779b97f4a7c15ULL + 0x41e7);
+    Rng rng = rng_stream(p.opt.seed, 0x41e7);
     if (!dl.expired()) anneal_tasks(st, all, near, ap, rng, dl.share(0.85));
     kl_passes(st, near, dl);
     const double fa = st.energy();

@@ -409,7 +409,7 @@ double kway_refine_exact(const Graph &sym, int nparts, std::vector<int> &part, u
     const int max_vw = std::max(1, largest / 4);
     const Level fine = level_of(sym);
     const double before = cut_level(fine, part);
-    Rng rng(seed * 0x2545f4914f6cdd1dULL + 0x6b3a);
+    Rng rng = rng_stream(seed, 0x6b3a, StreamMix::Lcg);
     std::vector<uint64_t> memo;
     for (int cyc = 0; cyc < cycles && !dl.expired(); ++cyc) {
         const double c0 = cut_level(fine, part);

@@ -26,9 +26,8 @@ namespace rankmap {
 
 namespace {
 
-constexpr int kPartnersTried = 4;
-constexpr int kNearTried = 7;      // nodes around each partner's node
-constexpr int kStallLimit = 64;    // exchanges past the best prefix
+// Tuned numbers: KlContext (tuning.hpp).
+const KlContext kKl = kl_preset();
 
 struct Best {
     double gain = -1e300;
@@ -54,7 +53,7 @@ public:
             if (pj >= 0) partners_.push_back({g_.weight(e), pj});
         }
         if (partners_.empty()) return best;
-        size_t np = std::min<size_t>(kPartnersTried, partners_.size());
+        size_t np = std::min<size_t>(static_cast<size_t>(kKl.partners_tried), partners_.size());
         std::partial_sort(partners_.begin(), partners_.begin() + np, partners_.end(),
                           [](const auto &x, const auto &y) {
                               return x.first > y.first || (x.first == y.first && x.second < y.second);
@@ -64,7 +63,7 @@ public:
             stamp_ = 1;
         }
         seen_[pa] = stamp_;
-        const int kn = std::min(kNearTried, near_.k());
+        const int kn = std::min(kKl.near_tried, near_.k());
         for (size_t q = 0; q < np; ++q) {
             const int *row = near_.of(partners_[q].second);
             for (int k = 0; k < kn; ++k) {
@@ -129,7 +128,7 @@ public:
             if (cum > bestcum + 1e-9 * (1 + std::abs(bestcum))) {
                 bestcum = cum;
                 bestlen = ops.size();
-            } else if (ops.size() - bestlen > static_cast<size_t>(kStallLimit)) {
+            } else if (ops.size() - bestlen > static_cast<size_t>(kKl.stall_limit)) {
                 break;
             }
             refresh(a, heap);

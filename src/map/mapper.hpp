@@ -58,11 +58,6 @@ struct Options {
     std::string strategy;         // for Algorithm::Scotch: "default"|"quality"|"speed"
     double l_ratio = 0.0;      // DivideAnneal: l-ratio limit L (0: default)
     int anneal_steps = 100;    // number of beta steps (seed 000: about 100)
-    // Internal, set by `congestion` for its starts: auto runs its band
-    // search as before session 12's F tuning (uniform partner choice, the
-    // old work shares), whose placements carry lighter busiest links (see
-    // band.hpp).
-    bool link_starts = false;
 };
 
 // Annealing convergence: one point per beta step (for plots).
@@ -109,6 +104,9 @@ std::vector<int> map_kernighan_lin(const Problem &p);
 std::vector<int> map_scotch(const Problem &p);
 std::vector<int> map_hier(const Problem &p);
 std::vector<int> map_auto(const Problem &p);
+// auto with explicit settings (tuning.hpp: auto_preset, auto_link_load_preset).
+struct AutoContext;
+std::vector<int> map_auto(const Problem &p, const AutoContext &ctx);
 std::vector<int> map_congestion(const Problem &p);
 
 // Refiners used by the composite mappers: improve `place` in place.

@@ -430,7 +430,7 @@ TEST(Band, StaircasePredictionSearchesOnlyTheTranslationsAStaircaseReaches) {
     EXPECT_EQ(ranking.size(), 6u);
     for (const auto &D : ranking) EXPECT_TRUE(reached_by_staircase(D, 12)) << D[0] << "," << D[1] << "," << D[2];
     EXPECT_NE(std::find(ranking.begin(), ranking.end(), std::vector<int>{3, 3, 4}), ranking.end());
-    opt.staircase = false;
+    opt.tuning.staircase = false;
     ranking.clear();
     ASSERT_EQ(band_embedding(p, 2e6, &why, opt).size(), 512u) << why;
     EXPECT_EQ(ranking.size(), 25u);

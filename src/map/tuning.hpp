@@ -1,0 +1,143 @@
+// tuning.hpp -- the tuned numbers of the default pipeline, as data.
+//
+// One context per mapper family (annealing, band search, auto, congestion,
+// Kernighan-Lin, graph drawing, divide-and-conquer annealing), each field
+// with its meaning and unit; named presets fill them by problem size.  The
+// algorithms read their numbers from here and hold no tuned literal of
+// their own.  doc/tuning.md gives every field's preset values and the
+// benchmark command that chose them.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace rankmap {
+
+// Metropolis annealing of a placement (anneal.cpp: anneal_tasks).
+struct AnnealContext {
+    double hot_acceptance = 0.15;         // initial acceptance of a hot chain (fraction of sampled proposals)
+    double cold_acceptance = 0.03;        // initial acceptance of a cold chain, unless the caller sets one
+    double hot_equilibrium_max = 0.2;     // warm-up raises beta until a hot chain accepts at most this fraction
+    double cold_equilibrium_factor = 1.5; // same for a cold chain: at most this x its initial acceptance
+    double warmup_beta_factor = 1.25;     // beta multiplier per warm-up round
+    int warmup_rounds = 8;                // warm-up rounds at most (a quarter of a beta step each)
+    int calibration_min = 2000;           // proposals sampled to calibrate beta: at least this many
+    int calibration_max = 20000;          // ... at most this many
+    int calibration_per_task = 4;         // ... and this many per movable task in between
+    double final_beta_factor = 20;        // final beta is at least this x the initial beta
+    double uphill_odds = 1000;            // final beta accepts a small uphill move once in this many tries
+    int small_uphill_quantile = 20;       // "small uphill": the 1/this quantile of the sampled uphill deltas
+    double default_sweeps = 1000;         // proposals per movable task when the caller gives none
+    double local_fraction = 0.9;          // share of proposals sent next to a partner's node
+    double refine_sweeps_hot = 1000;      // anneal_refine / `anneal`: proposals per task from a hot start
+    double refine_sweeps_cold = 300;      // ... from a cold start
+};
+
+// Translation-periodic band search (band.cpp: band_embedding).
+struct BandContext {
+    int max_offsets = 32;            // distinct rank offsets at most (more: not a band graph)
+    int min_tile = 8;                // tile size P (tasks) at least
+    int max_tile = 1024;             // tile size P (tasks) at most
+    double max_period_error = 0.15;  // periodised graph must explain the graph within this share of its weight
+    size_t max_candidates = 1000;    // translations searched at most (evenly spaced subset above)
+    int dense_distance_max = 1024;   // byte distance table up to this many nodes (speed only)
+    int local_moves_in_ten = 9;      // proposals out of ten sent next to a partner (others: any node)
+    double evals_per_proposal = 26;  // distance evaluations per tile proposal (turns work into proposals)
+    double min_round_proposals = 2000;  // proposals per translation in the first halving round, at least
+    int halving_factor = 3;          // successive halving keeps 1/this of the translations, x this work each
+    int ordered_share_divisor = 10;  // first round: 1/this of a translation's work from the ordered start
+    bool weighted_partners = true;   // anchor partner drawn by edge weight (off: uniformly)
+    bool staircase = true;           // search only the staircase-predicted translations, random starts too
+    double start_temperature = 1.0;  // tile annealing start, in units of a task's energy at F = F_min
+    double end_temperature = 0.35;   // tile annealing end, same unit (geometric cooling)
+};
+
+// The default mapper (auto.cpp: map_auto).
+struct AutoContext {
+    std::array<double, 3> budget_tasks{512, 2048, 32768};  // default budget: log-log interpolation points (tasks)
+    std::array<double, 3> budget_seconds{0.7, 3.8, 40.0};  // ... and their budgets (seconds)
+    double min_budget = 0.1;           // default budget at least (seconds)
+    double net_factor = 10;            // safety-net deadline without a time limit: this x budget ...
+    double net_extra = 15;             // ... or budget + this (seconds), whichever is less ...
+    double net_min = 10;               // ... but at least this (seconds)
+    double evals_per_second = 3.0e7;   // nominal annealing speed (partner-distance evaluations per second)
+    double cache_tasks = 32768;        // nominal speed divided by 1 + N / this (cache misses)
+    double evals_per_degree = 2;       // evaluations per proposal: this x mean degree ...
+    double evals_per_proposal = 4;     // ... + this
+    double min_sweeps = 30;            // chain length at least (proposals per task)
+    double max_sweeps = 5000;          // chain length at most (proposals per task)
+    double structured_kl_share = 0.1;  // deadline share of KL on the structured candidate
+    double geometric_share = 0.3;      // deadline share of the graph-drawing start
+    double geometric_cold_margin = 1.1;  // geometric start goes cold when its F <= this x the best start's
+    double hot_share = 0.4;            // hot chain's work (x nominal budget)
+    double cold_share = 0.9;           // cold chain's work (x nominal budget)
+    double cold_acceptance = 0.04;     // cold chain's initial acceptance (fraction)
+    double hot_time_share = 0.5;       // deadline share of the hot chain
+    double hot_kl_share = 0.2;         // deadline share of KL after the hot chain
+    double cold_time_share = 0.85;     // deadline share of the cold chain
+    double cold_kl_share = 0.9;        // deadline share of KL after the cold chain
+    uint64_t hot_salt = 0xa070;        // RNG stream of the hot chain
+    uint64_t cold_salt = 0xc01d;       // RNG stream of the cold chain
+    // Band search (step 3), in units of the nominal budget's evaluations.
+    double band_phase1 = 4.6;          // phase 1's work (x nominal budget)
+    double band_time_share = 0.5;      // deadline share of each band phase
+    double band_kl_share = 0.1;        // deadline share of KL after each band phase
+    double band_chain_scale = 0.15;    // chains' work scale when the band result beats every start
+    double band_phase2_bonus = 0.5;    // phase 2's work on top of the chains' saved work (x nominal budget)
+    double band_phase2_extra = 4.0;    // ... and this much more (x nominal budget)
+    uint64_t band_phase2_seed = 0x5eed;  // phase 2 runs with seed + this
+    size_t band_phase2_translations = 3; // phase 2 searches phase 1's best this many (0: every translation)
+    BandContext band;                  // the band search's own settings
+};
+
+// Busiest-link refinement (congestion.cpp: map_congestion).
+struct CongestionContext {
+    int starts = 8;                  // auto runs (seeds seed, seed+1, ...) the lightest-link start is chosen from
+    int max_links_log2 = 26;         // machines with more than 2^this links keep auto's placement
+    int near_nodes = 32;             // swap partners: tasks on this many nodes nearest a task's node
+    int partner_tries = 8;           // draws of a partner node other than the task's own
+    int temperature_samples = 200;   // proposals sampled to set the temperature
+    double start_temperature = 3e-3; // start temperature, x mean |delta Phi| of the samples
+    double cooling = 1e-3;           // end temperature, x start temperature
+    int64_t sweeps = 1000;           // chain length (proposals per task)
+    int best_samples_per_sweep = 4;  // the best state is sampled this many times per sweep
+};
+
+// Kernighan-Lin pair exchange (kernighan_lin.cpp).
+struct KlContext {
+    int partners_tried = 4;  // heaviest partners whose nodes are tried per task
+    int near_tried = 7;      // nodes around each partner's node tried
+    int stall_limit = 64;    // exchanges past the best prefix before a pass stops
+};
+
+// Graph-drawing start (geometric.cpp: geometric_map).
+struct GeometricContext {
+    int pivots = 100;        // MDS pivots (at most N)
+    int majorize_rounds = 50;  // stress-majorization rounds
+    int rotations = 64;      // orientations of the drawing tried (the first axis-aligned)
+};
+
+// Divide-and-conquer annealing (divide_anneal.cpp).
+struct DivideAnnealContext {
+    double l_ratio = 0.85;       // l-ratio limit L when Options::l_ratio is 0
+    size_t min_split = 16;       // subgraphs below this many tasks are annealed whole
+    double time_share = 0.9;     // a subgraph's deadline share: this x its share of the tasks left
+};
+
+// Presets.  Size classes: small up to 1024 tasks, medium up to 4096 (auto)
+// or 8192 (congestion), large above.
+AnnealContext anneal_preset();
+BandContext band_preset();
+// auto's F-tuned settings for N tasks.
+AutoContext auto_preset(int n);
+// auto's settings for congestion's starts: the link-load band search
+// (uniform partner draw, every translation, the full cooling, the smaller
+// work shares), whose placements carry lighter busiest links.
+AutoContext auto_link_load_preset(int n);
+CongestionContext congestion_preset(int n);
+KlContext kl_preset();
+GeometricContext geometric_preset(int n);
+DivideAnnealContext divide_anneal_preset();
+
+} // namespace rankmap
