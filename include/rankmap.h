@@ -182,7 +182,7 @@ int rankmap_map(rankmap_topology_t topo, rankmap_graph_t graph,
 int rankmap_evaluate(rankmap_topology_t topo, rankmap_graph_t graph,
                      const int *node_of_task, rankmap_report *report);
 
-/* ---- communication profiles (issue 5) --------------------------------------
+/* ---- communication profiles ------------------------------------------------
  * A profile is the text file "rankmap-profile 1" that librankmap-profile.so
  * writes at MPI_Finalize (pair SRC DST COUNT BYTES lines and a message-size
  * histogram).  rankmap_graph_read(path, "profile", &g) -- or format NULL /

@@ -13,15 +13,18 @@ test_unit_test_bcast_schedule_LDADD = librankmap.la $(GTEST_LIBS)
 EXTRA_DIST += src/coll/bcast_torus_mpi.c src/coll/bcast_torus_mpi.h test/coll
 
 # MPI test of the executor against MPI_Bcast, built by `make` with Debian's
-# MPICH (libmpich-dev, found with pkg-config; not the patched one) and run by
-# CTest with mpiexec.mpich as coll_bcast_torus_executor.
-COLL_MPICH_CFLAGS := $(shell pkg-config --cflags mpich 2>/dev/null)
+# MPICH (libmpich-dev: mpicc.mpich's flags, found by m4/rankmap_pmpi.m4; not
+# the patched one) and run by CTest with mpiexec.mpich as
+# coll_bcast_torus_executor.  Without that MPICH (an engine-only machine,
+# or --without-pmpi) the program is not built.
+if HAVE_PMPI_MPICH
 noinst_PROGRAMS += test/coll/bcast_torus
 test_coll_bcast_torus_SOURCES = test/coll/bcast_torus.c src/coll/bcast_torus_mpi.c \
 	src/coll/bcast_torus_mpi.h
-test_coll_bcast_torus_CPPFLAGS = $(AM_CPPFLAGS) $(COLL_MPICH_CFLAGS)
+test_coll_bcast_torus_CPPFLAGS = $(AM_CPPFLAGS) $(PMPI_MPICH_CFLAGS)
 test_coll_bcast_torus_CFLAGS = $(AM_CFLAGS) -std=gnu99
-test_coll_bcast_torus_LDADD = librankmap.la -lmpich
+test_coll_bcast_torus_LDADD = librankmap.la $(PMPI_MPICH_LIBS)
+endif
 
 if BUILD_MPICH
 # The patched MPICH's torus broadcast (patch 0005) includes torus_bcast.h,

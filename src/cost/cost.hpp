@@ -4,21 +4,10 @@
 #include <vector>
 
 #include "graph/graph.hpp"
+#include "topology/placement.hpp"  // Capacity, check_placement (cost users need both)
 #include "topology/topology.hpp"
 
 namespace rankmap {
-
-// Tasks per node: N tasks on P nodes, every node holds between
-// floor(N/P) and ceil(N/P) tasks (seed 000, equation 3).
-struct Capacity {
-    int lo;
-    int hi;
-};
-Capacity capacity_for(int ntasks, int nnodes);
-
-// Throws rankmap::Error if `place` is not a valid placement: wrong size, a
-// node outside [0,P), or a node holding more than hi or fewer than lo tasks.
-void check_placement(const Topology &topo, int ntasks, const std::vector<int> &place);
 
 // F = sum_{i,j} C(i,j) d(pi(i), pi(j)) on the directed graph (or, same
 // value, half the symmetrized graph's sum over both directions).

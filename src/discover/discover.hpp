@@ -1,4 +1,4 @@
-// discover.hpp -- the machine hierarchy found by the library itself (issue 7):
+// discover.hpp -- the machine hierarchy found by the library itself:
 // the node tier from the caller's node numbering (host names) or a declared
 // node size, and inside a node the tiers hwloc reports (package, NUMA node,
 // shared L3, shared L2, core) that actually branch, with tier costs from a

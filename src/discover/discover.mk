@@ -1,5 +1,5 @@
 # src/discover/discover.mk -- included from the top Makefile.am.
-# Machine discovery (issue 7): node tier from host names or a declared node
+# Machine discovery: node tier from host names or a declared node
 # size, tiers inside a node from hwloc, NUMA distances from libnuma; the C
 # entry point rankmap_discover() (include/rankmap.h).  GoogleTest tests and
 # the MPI test of the patched MPICH in test/discover (driven by CTest via

@@ -11,8 +11,7 @@
 // tasks whose edges leaving the tile reach the neighbouring blocks shifted
 // by -+D: a small annealing problem (P tasks, P << N) that the general
 // annealer, working on all N tasks, does not find -- it builds locally good
-// domains whose seams it cannot remove (SAGE-like 512 tasks: 1.49 with 4e8
-// proposals, this construction ~1.34 in a fraction of a second).
+// domains whose seams it cannot remove (bench/mapping, sage workload).
 //
 // Method.  (1) Applicability: a torus (all dimensions wrapped, no local
 // dimension), one task per node, all partners within N/4 ranks, at most
@@ -35,15 +34,14 @@
 // seed.
 //
 // Staircase prediction.  Short annealings do not rank the translations as
-// long ones do (SAGE-like 512: a 3e6 run scatters 1.45-1.85 on every D,
-// while 2e8 runs put (3,3,4) first at 1.285-1.300 and the other 24 at
-// 1.31-1.61).  So D is predicted from the graph: an embedding that keeps
+// long ones do (their scatter exceeds the gaps between translations).  So
+// D is predicted from the graph: an embedding that keeps
 // the heavy edges at one hop walks one hop forward per edge along the
 // cheapest rank path from t to t + P (edge cost 1 / total weight of its
 // offset), so D is the end of a monotone staircase of that many unit
-// steps.  SAGE-like 512: 8 x (+5) + 4 x (+6) = 64, twelve steps; 6 of the
-// 25 translations qualify, among them (3,3,4) and (1,1,4), the best two of
-// all 25.  A rank-ordered 8x8x8 halo: one step of +64, D = (0,0,1).
+// steps.  The SAGE-like graph on 8x8x8 (offsets 5 and 6 heavy, P = 64):
+// 8 x (+5) + 4 x (+6) = 64, twelve steps; 6 of the 25 translations
+// qualify (test/unit/test_grid.cpp checks this).  A rank-ordered 8x8x8 halo: one step of +64, D = (0,0,1).
 //
 // Cost: O(E) for the periodisation per order, O(iterations * offsets) for
 // the tile annealing, O(N * ndims) for tables; memory O(N * (2K+1)) with K

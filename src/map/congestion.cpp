@@ -5,14 +5,13 @@
 // Why: F (seed 000) is the total traffic x hops, i.e. the mean link load.
 // When every task sends at once, communication time follows the most loaded
 // link (a bandwidth-bound phase lasts load / link bandwidth), and on the
-// simulated torus (bench/simgrid) a SAGE-like map that halves F cuts the
-// busiest link by only 16 % and the time by 12 %.  This mapper routes every
+// simulated torus (bench/simgrid/run.py) a map that halves F cuts the
+// busiest link and the time far less.  This mapper routes every
 // directed edge of the communication graph as the machine does
 // (Topology::route: dimension order, the shorter way round) and minimises
 //     Phi = sum over links of (load / mean load)^8,
 // a smooth stand-in for the maximum (the 8th power makes the heaviest
-// links dominate while every link still gives a gradient; the 4th power
-// left SAGE-like 512's busiest link 16 % heavier), by swapping
+// links dominate while every link still gives a gradient), by swapping
 // the tasks of two nodes at most `radius` hops apart in a simulated
 // annealing chain (seed 000's Metropolis rule on Phi); the best placement
 // seen is returned, and it is kept only if its busiest link is lighter than

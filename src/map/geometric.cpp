@@ -8,12 +8,11 @@
 // the parts' centroids -- has far fewer long edges than the recursive graph
 // co-bisection (anneal_bisect.cpp), whose cuts at each level are oriented
 // independently, and annealing from greedy or co-bisection starts does not
-// find that global layout (measured on UMT-like 8x8x8: centroid bisection
-// 1.48 F/F_min before any refinement; annealing saturates near 1.56).  The
-// graph carries no coordinates, so this file draws it first:
+// find that global layout (bench/mapping, umt workload).  The graph
+// carries no coordinates, so this file draws it first:
 //
-//   1. Distances: Dijkstra from k pivots chosen farthest-first (k = 100 up
-//      to 4096 tasks, 64 above), edge length min(3, mean weight / w) in the
+//   1. Distances: Dijkstra from k pivots chosen farthest-first
+//      (GeometricContext::pivots), edge length min(3, mean weight / w) in the
 //      symmetrized graph: a heavy edge (a large shared face) is short.
 //   2. Pivot MDS (Brandes and Pich, "Eigensolver methods for progressive
 //      multidimensional scaling of large data", 2006): double-centred squared

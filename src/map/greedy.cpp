@@ -11,7 +11,7 @@
 // the unmapped task with the largest c(i) = sum_j C(i,j) (equation 2) is
 // put on the first node with room.  Seed 000 seeds with the smallest c(i);
 // starting from the busiest task keeps the heaviest traffic in the centre
-// of the growing region, which measured better here.
+// of the growing region (lower F on bench/mapping --quick).
 //
 // Cost: O(E log E) queue operations plus O(N * 4K * degree) distance
 // evaluations (K near nodes per partner, 4 partners tried); when every

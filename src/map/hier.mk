@@ -1,5 +1,5 @@
 # src/map/hier.mk -- included from the top Makefile.am.
-# Hierarchy mappers (issue 7): top-down multisection along the tiers of a
+# Hierarchy mappers: top-down multisection along the tiers of a
 # tree topology and the node-aware Cartesian block map; bench/hierarchy
 # (run on demand); GoogleTest unit tests in test/hier (driven by CTest via
 # test/hier/CTestTestfile.cmake).

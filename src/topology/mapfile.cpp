@@ -7,7 +7,7 @@
 
 #include "common/error.hpp"
 #include "common/text.hpp"
-#include "cost/cost.hpp"
+#include "topology/placement.hpp"
 
 namespace rankmap {
 

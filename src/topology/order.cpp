@@ -9,7 +9,7 @@
 #include <string>
 
 #include "common/error.hpp"
-#include "cost/cost.hpp"
+#include "topology/placement.hpp"
 #include "topology/topology.hpp"
 #include "topology/torus.hpp"
 
