@@ -13,15 +13,19 @@ PMPI_REORDER_SOURCES = src/pmpi/reorder.c src/pmpi/table.c src/pmpi/table.h src/
 	src/pmpi/bcast.c src/coll/bcast_torus_mpi.c src/coll/bcast_torus_mpi.h
 PMPI_PROFILE_SOURCES = src/pmpi/profile.c src/pmpi/chain.h
 EXTRA_DIST += src/pmpi/pmpi.mk test/pmpi bench/pmpi
+# pmpi_flavour(SELF,MPI_LIB,OTHER_MPI_LIB,OTHER_PLUGIN): what a build tells
+# about itself when preloaded into a program of another MPI (chain.h)
+pmpi_flavour = -DRANKMAP_PMPI_SELF='"$(1)"' -DRANKMAP_PMPI_FLAVOUR_LIB='"$(2)"' \
+	-DRANKMAP_PMPI_OTHER_LIB='"$(3)"' -DRANKMAP_PMPI_INSTEAD='"$(4)"'
 
 if HAVE_PMPI_MPICH
 lib_LTLIBRARIES += librankmap-pmpi.la librankmap-profile.la
 librankmap_pmpi_la_SOURCES = $(PMPI_REORDER_SOURCES)
-librankmap_pmpi_la_CPPFLAGS = $(AM_CPPFLAGS) $(PMPI_MPICH_CFLAGS)
+librankmap_pmpi_la_CPPFLAGS = $(AM_CPPFLAGS) $(PMPI_MPICH_CFLAGS) $(call pmpi_flavour,librankmap-pmpi.so,libmpich.so,libmpi.so.40,librankmap-pmpi-ompi.so)
 librankmap_pmpi_la_LIBADD = librankmap.la $(PMPI_MPICH_LIBS) -ldl
 librankmap_pmpi_la_LDFLAGS = -avoid-version -R$(libdir)
 librankmap_profile_la_SOURCES = $(PMPI_PROFILE_SOURCES)
-librankmap_profile_la_CPPFLAGS = $(AM_CPPFLAGS) $(PMPI_MPICH_CFLAGS)
+librankmap_profile_la_CPPFLAGS = $(AM_CPPFLAGS) $(PMPI_MPICH_CFLAGS) $(call pmpi_flavour,librankmap-profile.so,libmpich.so,libmpi.so.40,librankmap-profile-ompi.so)
 librankmap_profile_la_LIBADD = $(PMPI_MPICH_LIBS) -lpthread -ldl
 librankmap_profile_la_LDFLAGS = -avoid-version
 endif
@@ -29,11 +33,11 @@ endif
 if HAVE_PMPI_OPENMPI
 lib_LTLIBRARIES += librankmap-pmpi-ompi.la librankmap-profile-ompi.la
 librankmap_pmpi_ompi_la_SOURCES = $(PMPI_REORDER_SOURCES)
-librankmap_pmpi_ompi_la_CPPFLAGS = $(AM_CPPFLAGS) $(PMPI_OPENMPI_CFLAGS)
+librankmap_pmpi_ompi_la_CPPFLAGS = $(AM_CPPFLAGS) $(PMPI_OPENMPI_CFLAGS) $(call pmpi_flavour,librankmap-pmpi-ompi.so,libmpi.so.40,libmpich.so,librankmap-pmpi.so)
 librankmap_pmpi_ompi_la_LIBADD = librankmap.la $(PMPI_OPENMPI_LIBS) -ldl
 librankmap_pmpi_ompi_la_LDFLAGS = -avoid-version -R$(libdir)
 librankmap_profile_ompi_la_SOURCES = $(PMPI_PROFILE_SOURCES)
-librankmap_profile_ompi_la_CPPFLAGS = $(AM_CPPFLAGS) $(PMPI_OPENMPI_CFLAGS)
+librankmap_profile_ompi_la_CPPFLAGS = $(AM_CPPFLAGS) $(PMPI_OPENMPI_CFLAGS) $(call pmpi_flavour,librankmap-profile-ompi.so,libmpi.so.40,libmpich.so,librankmap-profile.so)
 librankmap_profile_ompi_la_LIBADD = $(PMPI_OPENMPI_LIBS) -lpthread -ldl
 librankmap_profile_ompi_la_LDFLAGS = -avoid-version
 endif

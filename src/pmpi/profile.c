@@ -344,10 +344,19 @@ static void prof_start(void)
     prof_active = 1;
 }
 
+/* preloaded into a program of another MPI and could not take itself out
+ * (chain.h): nothing is counted (prof_active and prof_world_size stay 0) */
+static int prof_foreign;
+
+__attribute__((constructor)) static void prof_check_flavour(int argc, char **argv)
+{
+    prof_foreign = !chain_flavour_ok((void *) prof_check_flavour, argc, argv);
+}
+
 int MPI_Init(int *argc, char ***argv)
 {
     int rc = chain_init(argc, argv, (void *) MPI_Init);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS && !prof_foreign)
         prof_start();
     return rc;
 }
@@ -355,7 +364,7 @@ int MPI_Init(int *argc, char ***argv)
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     int rc = chain_init_thread(argc, argv, required, provided, (void *) MPI_Init_thread);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS && !prof_foreign)
         prof_start();
     return rc;
 }

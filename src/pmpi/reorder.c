@@ -370,19 +370,31 @@ static int after_init(int rc)
     return MPI_SUCCESS;
 }
 
+/* this plugin was preloaded into a program of another MPI and could not
+ * take itself out (chain.h): it makes no MPI call of its own */
+static int pmpi_foreign;
+
+__attribute__((constructor)) static void pmpi_check_flavour(int argc, char **argv)
+{
+    pmpi_foreign = !chain_flavour_ok((void *) pmpi_check_flavour, argc, argv);
+}
+
 int MPI_Init(int *argc, char ***argv)
 {
-    return after_init(chain_init(argc, argv, (void *) MPI_Init));
+    int rc = chain_init(argc, argv, (void *) MPI_Init);
+    return pmpi_foreign ? rc : after_init(rc);
 }
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    return after_init(chain_init_thread(argc, argv, required, provided, (void *) MPI_Init_thread));
+    int rc = chain_init_thread(argc, argv, required, provided, (void *) MPI_Init_thread);
+    return pmpi_foreign ? rc : after_init(rc);
 }
 
 int MPI_Finalize(void)
 {
-    pmpi_table_finalize();
+    if (!pmpi_foreign)
+        pmpi_table_finalize();
     return chain_finalize((void *) MPI_Finalize);
 }
 

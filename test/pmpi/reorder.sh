@@ -63,6 +63,18 @@ check "$mpi Dist_graph_create_adjacent: new rank v plays vertex v" "" \
   run $(preload) -n $np "$app" dist-adjacent reorder "$map" $torus $torus
 check "$mpi Dist_graph_create (edges named by other ranks, weighted)" "" \
   run $(preload) -n $np "$app" dist-general reorder "$map" $torus $torus
+# the plugin of the other MPI preloaded by mistake: one line naming the right
+# one, and the program runs to the end unreordered
+case $mpi in mpich) other=$build/.libs/librankmap-pmpi-ompi.so right=librankmap-pmpi.so ;;
+             openmpi) other=$build/.libs/librankmap-pmpi.so right=librankmap-pmpi-ompi.so ;; esac
+if [ -f "$other" ]; then
+  check "$mpi with the other MPI's plugin preloaded: one line, then runs unreordered" \
+    "preload $right instead; running without rankmap" \
+    run $(plugin=$other; preload) -n $np "$app" cart scattered "$map" $torus $torus
+  lines=$(grep -c "running without rankmap" "$err")
+  [ "$lines" = 1 ] && echo "ok   $mpi wrong plugin: the message is printed once" ||
+    { echo "FAIL $mpi wrong plugin: the message is printed $lines times"; fail=1; }
+fi
 export MPIR_CVAR_RANKMAP_DIST_GRAPH=0
 check "$mpi MPIR_CVAR_RANKMAP_DIST_GRAPH=0: distributed graph keeps the order" "" \
   run $(preload) -n $np "$app" dist-adjacent scattered "$map" $torus $torus
