@@ -125,9 +125,8 @@ FIGURE = [
 ]
 HISTORY = re.compile(r"\b(?:this |previous |earlier |last )?session \d+|\bthis session\b|\bshared/seeds\b", re.I)
 LINK = re.compile(r"\]\(([^)\s]+)\)")
-# pages being written in parallel with these docs (issue 25): a link to them
-# is accepted before they exist; drop an entry once its file is committed
-PENDING = {top / "doc" / "tuning.md"}
+# pages a link may name before they exist (none now)
+PENDING = set()
 for p in docs:
     lines = p.read_text().split("\n")
     inside = set()

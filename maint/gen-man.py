@@ -45,6 +45,7 @@ def settings_parser():
     """maint/gen-settings-doc.py: the one reader of the CVAR blocks (it also
     writes doc/settings.md from them)."""
     here = os.path.dirname(os.path.abspath(__file__))
+    sys.dont_write_bytecode = True  # no __pycache__ in the source tree
     spec = importlib.util.spec_from_file_location("gen_settings_doc", os.path.join(here, "gen-settings-doc.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

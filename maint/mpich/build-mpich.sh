@@ -4,6 +4,7 @@
 #   build-mpich.sh --prefix P --rankmap-build BUILDDIR --rankmap-src SRCDIR
 #                  [--with-mpich-src DIR] [--config vendor|dev]
 #                  [--cache-dir DIR] [--destdir DIR] [--jobs N] [--no-install]
+#                  [--print-key]
 #
 # --config vendor (the default): Debian's configuration of its libmpich12
 #    (ch4:ucx, Fortran "all", Slurm, no yaksa, hydra, library names
@@ -15,8 +16,8 @@
 #    are derived from the machine's own apt sources when missing), or the
 #    tree given with --with-mpich-src.  The pristine tree is kept in the cache.
 # 2. The build tree lives in $CACHE/mpich-<key>, where <key> hashes the patch
-#    series, the configuration, the source and rankmap.h: a second run with the
-#    same inputs only installs.  The tree is configured for the prefix
+#    series, the configuration, the source and rankmap.h (without comments): a
+#    second run with the same inputs only installs.  The tree is configured for the prefix
 #    /opt/rankmap and relocated at install (text files rewritten, libmpich
 #    finds librankmap through $ORIGIN), so the key does not depend on where
 #    the caller installs.
@@ -29,7 +30,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-prefix= rm_build= rm_src= mpich_src= config=vendor destdir= install=yes
+prefix= rm_build= rm_src= mpich_src= config=vendor destdir= install=yes print_key=no
 build_prefix=/opt/rankmap
 cache=${RANKMAP_CACHE_DIR:-/var/cache/rankmap}
 jobs=${RANKMAP_MPICH_JOBS:-2}
@@ -57,6 +58,7 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=$2; shift 2 ;;
     --jobs=*) jobs=${1#*=}; shift ;;
     --no-install) install=no; shift ;;
+    --print-key) print_key=yes; shift ;;
     -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) die "unknown option '$1' (see --help)" ;;
   esac
@@ -207,9 +209,14 @@ key=$( {
   echo "$source_id"
   printf '%s\n' "${conf_opts[@]}" "${conf_env[@]}"
   for p in "${patches[@]}"; do basename "$p"; cat "$p"; done
-  cat "$rm_src/include/rankmap.h" "$rm_src/src/coll/torus_bcast.h"
+  # the headers MPICH compiles against, without their comments: a comment
+  # edit in rankmap.h does not rebuild MPICH
+  for h in "$rm_src/include/rankmap.h" "$rm_src/src/coll/torus_bcast.h"; do
+    cpp -fpreprocessed -dD -E -P - <"$h" 2>/dev/null || cat "$h"
+  done
 } | sha256sum | cut -c1-16)
 tree=$cache/mpich-$key
+[ $print_key = no ] || { echo "$tree"; exit 0; }
 # librankmap is found through LIBRARY_PATH (not -L), so no build directory
 # ends up in libmpich's RUNPATH or in its libtool relink command; at run time
 # libmpich finds it beside itself ($ORIGIN), wherever the prefix is
