@@ -7,7 +7,7 @@ pkgs=(
   build-essential autoconf automake libtool pkg-config cmake
   libgtest-dev libmetis-dev libscotch-dev
   mpich libmpich-dev libhwloc-dev libnuma-dev hwloc
-  gfortran libucx-dev libslurm-dev libfabric-dev   # the vendor MPICH build (Debian's configuration)
+  gfortran libucx-dev libslurm-dev libfabric-dev chrpath   # the vendor MPICH build (Debian's configuration)
   python3 dpkg-dev time help2man                # time: /usr/bin/time for the fuzz runs' CPU accounting
   openmpi-bin libopenmpi-dev          # the PMPI plugin is also built and tested against Open MPI
   libsimgrid-dev                      # SMPI: smpicc/smpirun, the simulated torus (bench, tests)

@@ -86,6 +86,7 @@ command -v perl >/dev/null || missing+=(perl)
 command -v python3 >/dev/null || missing+=(python3)
 command -v patch >/dev/null || missing+=(patch)
 command -v flock >/dev/null || missing+=(util-linux)
+command -v chrpath >/dev/null || missing+=(chrpath)
 [ -f /usr/include/hwloc.h ] || missing+=(libhwloc-dev)
 if [ -z "$mpich_src" ]; then command -v dpkg-source >/dev/null || missing+=(dpkg-dev); fi
 if [ "$config" = vendor ]; then
@@ -274,6 +275,7 @@ note "make install${destdir:+ DESTDIR=$destdir} (prefix $prefix)"
 # install into a scratch root, then move to DESTDIR/PREFIX and rewrite the
 # build prefix in the text files that carry it (wrappers, .pc, .la, mpichversion's
 # configure line is in the binary and stays as built)
+[ -z "$destdir" ] || mkdir -p "$destdir" || die "cannot create $destdir"
 scratch=$(mktemp -d "${destdir:-/tmp}/.mpich-install-XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 (cd "$tree" && make install DESTDIR="$scratch" "${link_vars[@]}" >install.rankmap.log 2>&1) ||
@@ -282,9 +284,25 @@ root=$destdir$prefix
 mkdir -p "$root"
 (cd "$scratch$build_prefix" && cp -pPR . "$root/") || die "cannot copy the installed MPICH into $root"
 if [ "$prefix" != "$build_prefix" ]; then
-  grep -rlI --null -F "$build_prefix" "$root/bin" "$root/lib" "$root/include" "$root/etc" 2>/dev/null |
-    xargs -0 -r sed -i "s|$build_prefix|$prefix|g" || die "cannot relocate the wrappers to $prefix"
+  dirs=()
+  for d in bin lib include etc share/man; do [ -d "$root/$d" ] && dirs+=("$root/$d"); done
+  # grep -I: text files only (wrappers, .pc, .la, mpif.h paths); exit 1 = none
+  texts=$(grep -rlI -F "$build_prefix" "${dirs[@]}") || [ $? = 1 ] || die "cannot scan $root for the build prefix"
+  if [ -n "$texts" ]; then
+    echo "$texts" | while read -r f; do sed -i "s|$build_prefix|$prefix|g" "$f"; done ||
+      die "cannot relocate the wrappers to $prefix"
+  fi
 fi
+# run paths: the libraries find each other and librankmap beside themselves,
+# the programs in ../lib, wherever the prefix is (libtool also recorded the
+# build prefix and the rankmap build tree's libdir, which must not leak)
+for f in "$root"/bin/* "$root"/lib/*.so.*; do
+  [ -f "$f" ] && [ ! -L "$f" ] || continue
+  rp=$( (chrpath -l "$f" 2>/dev/null || true) | sed -n 's/.*R\(UN\)\{0,1\}PATH=//p')
+  [ -n "$rp" ] || continue
+  case $f in "$root"/bin/*) want='$ORIGIN/../lib' ;; *) want='$ORIGIN' ;; esac
+  [ "$rp" = "$want" ] || chrpath -r "$want" "$f" >/dev/null || die "chrpath -r $want $f failed"
+done
 lib=$root/lib
 [ -f "$lib/libmpich.so.12" ] || die "$lib/libmpich.so.12 missing after make install"
 # the names upstream MPICH builds use (the tests and the benchmarks link -lmpi)
