@@ -203,11 +203,11 @@ double warm_up(Annealer &an, Rng &rng, const AnnealParams &ap, double beta0, dou
 // remaining steps at the measured speed would not fit, shorten them so the
 // chain still cools fully.  Never triggers when the time suffices (results
 // stay deterministic).
-int64_t step_length(const Deadline &dl, double t0, int64_t done, int64_t pps, int steps_left) {
+int64_t step_length(const Deadline &dl, double t0, int64_t done, int64_t pps, int steps_left, double margin) {
     if (!std::isfinite(dl.remaining()) || done <= 0) return pps;
     double per = (dl.elapsed() - t0) / static_cast<double>(done);
     double need = per * static_cast<double>(pps) * steps_left;
-    double rem = 0.95 * dl.remaining();
+    double rem = margin * dl.remaining();
     if (need > rem) return std::max<int64_t>(1, static_cast<int64_t>(pps * std::max(0.0, rem) / need));
     return pps;
 }
@@ -260,7 +260,7 @@ void anneal_tasks(PlacementState &st, const std::vector<int> &movable, const Nea
     int64_t done = 0;
     for (int step = 0; step < steps && !stop; ++step, beta *= ratio) {
         int64_t tried = 0, accepted = 0;
-        const int64_t len = step_length(dl, t0, done, pps, steps - step);
+        const int64_t len = step_length(dl, t0, done, pps, steps - step, ap.tuning.step_time_margin);
         for (int64_t i = 0; i < len; ++i, ++done) {
             if ((i & 2047) == 0 && dl.expired()) {
                 stop = true;

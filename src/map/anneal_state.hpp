@@ -304,7 +304,8 @@ private:
 
 // Greedy placement of the unplaced tasks among `tasks` into `st` (seed 000
 // heuristic, greatest-volume-to-mapped first).  Other placed tasks stay.
-void greedy_fill(PlacementState &st, const std::vector<int> &tasks, const NearNodes &near);
+void greedy_fill(PlacementState &st, const std::vector<int> &tasks, const NearNodes &near,
+                 const GreedyContext &gc = greedy_preset());
 
 struct AnnealParams {
     int steps = 100;                // beta steps
@@ -341,9 +342,10 @@ std::vector<int> bisection_map(const Problem &p, uint64_t seed);
 // coordinates (trees, distance files) or at the deadline.
 std::vector<int> geometric_map(const Problem &p, uint64_t seed, std::string *why);
 
-// Number of near nodes used by the local proposals.
+// Number of near nodes used by the local proposals: the node, its two
+// neighbours per dimension and AnnealContext::near_extra more.
 inline int near_count(const Topology &topo) {
-    return std::min(topo.size(), 1 + 2 * std::max(1, topo.ndims()) + 12);
+    return std::min(topo.size(), 1 + 2 * std::max(1, topo.ndims()) + anneal_preset().near_extra);
 }
 
 } // namespace rankmap

@@ -11,16 +11,16 @@
 // tasks whose edges leaving the tile reach the neighbouring blocks shifted
 // by -+D: a small annealing problem (P tasks, P << N) that the general
 // annealer, working on all N tasks, does not find -- it builds locally good
-// domains whose seams it cannot remove (bench/mapping, sage workload).
+// domains whose seams it cannot remove.
 //
 // Method.  (1) Applicability: a torus (all dimensions wrapped, no local
 // dimension), one task per node, all partners within N/4 ranks, at most
-// kMaxOffsets distinct offsets.  (2) Orders m are tried from the largest
-// (a divisor of the extents' lcm, P = N/m between kMinTile and kMaxTile;
-// the smallest tile is the easiest search) and the first whose
+// BandContext::max_offsets distinct offsets.  (2) Orders m are tried from
+// the largest (a divisor of the extents' lcm, P = N/m between min_tile and
+// max_tile; the smallest tile is the easiest search) and the first whose
 // periodised graph -- w(b, d) = mean over ranks i = b (mod P) of C(i, i+d)
-// -- explains the graph within 15 % of its weight is used.  (3) The
-// translations D of that order are enumerated up to the torus' symmetries
+// -- explains the graph within max_period_error of its weight is used.
+// (3) The translations D of that order are enumerated up to the torus' symmetries
 // (per axis reflection, permutation of equal extents) and, when the
 // staircase prediction allows some of them, cut to those (below).  They
 // share the work by successive halving: every D gets a short annealing of

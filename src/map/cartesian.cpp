@@ -15,7 +15,8 @@
 //   4. seed 003 small-cube maps of 2-D grids, seed 001 Gray-code maps,
 //   5. three digits per grid dimension.
 // The search stops early when F reaches the lower bound F_min, after a
-// work budget (about 2.5e7 edge evaluations, 24 to 1000 candidates) or at the problem's deadline.
+// work budget (CartContext: edge evaluations, turned into a bounded number
+// of candidates) or at the problem's deadline.
 // Cost: O(candidates * (N + E)), never O(N^2).
 #include <algorithm>
 #include <cstdint>
@@ -25,14 +26,11 @@
 #include "common/error.hpp"
 #include "map/cart_embed.hpp"
 #include "map/grid.hpp"
+#include "map/tuning.hpp"
 
 namespace rankmap {
 
 namespace {
-
-// Candidates evaluated: about kWorkBudget / (N + E), between 24 and 1000
-// (roughly 0.1-0.5 s on one core).
-constexpr double kWorkBudget = 2.5e7;
 
 std::string shape(const std::vector<int> &dims) {
     std::string s;
@@ -49,12 +47,10 @@ uint64_t hash_nodes(const std::vector<int> &v) {
     return h;
 }
 
-} // namespace
-
-std::vector<int> best_grid_embedding(const Problem &p, const CartGrid &grid,
-                                     const std::vector<int> *task_at) {
+// Throws rankmap::Error unless the grid has N points and task_at (when
+// given) is a permutation of the tasks.
+void check_grid(const Problem &p, const CartGrid &grid, const std::vector<int> *task_at) {
     const int N = p.g.n();
-    const int P = p.topo.size();
     if (grid.dims.empty()) throw Error("Cartesian grid: no dimensions given");
     if (!grid.periods.empty() && grid.periods.size() != grid.dims.size())
         throw Error("Cartesian grid " + shape(grid.dims) + ": " + std::to_string(grid.periods.size()) +
@@ -68,39 +64,41 @@ std::vector<int> best_grid_embedding(const Problem &p, const CartGrid &grid,
     if (npts != N)
         throw Error("Cartesian grid " + shape(grid.dims) + " has " + std::to_string(npts) +
                     " points but the graph has " + std::to_string(N) + " tasks");
-    if (task_at) {
-        if (static_cast<int>(task_at->size()) != N)
-            throw Error("Cartesian grid " + shape(grid.dims) + ": task_at has the wrong size");
-        std::vector<char> seen(N, 0);
-        for (int t : *task_at) {
-            if (t < 0 || t >= N || seen[t])
-                throw Error("Cartesian grid " + shape(grid.dims) + ": task_at is not a permutation");
-            seen[t] = 1;
-        }
+    if (!task_at) return;
+    if (static_cast<int>(task_at->size()) != N)
+        throw Error("Cartesian grid " + shape(grid.dims) + ": task_at has the wrong size");
+    std::vector<char> seen(N, 0);
+    for (int t : *task_at) {
+        if (t < 0 || t >= N || seen[t])
+            throw Error("Cartesian grid " + shape(grid.dims) + ": task_at is not a permutation");
+        seen[t] = 1;
     }
-    if (N == 0) return {};
-    if (static_cast<int64_t>(p.cap.hi) * P < N)
-        throw Error("topology " + p.topo.describe() + " cannot hold " + std::to_string(N) + " tasks",
-                    ErrorKind::TooSmall);
+}
 
-    // Grid dimensions of extent 1 carry no digit: drop them (row-major
-    // point numbering is unchanged).
-    std::vector<int> gdims;
-    for (int d : grid.dims)
-        if (d > 1) gdims.push_back(d);
-    const cart::Target target = cart::make_target(p.topo, N, p.cap);
-
-    const double tol = 1e-9 * std::max(1.0, p.f_min);
-    const double work = static_cast<double>(N) + static_cast<double>(p.g.nedges());
-    const long max_evals = static_cast<long>(std::clamp(kWorkBudget / std::max(1.0, work), 24.0, 1000.0));
+// The running search: every candidate judged by F, the best kept, the
+// search stopped at F_min, after max_evals candidates or at the deadline.
+struct EmbeddingSearch {
+    const Problem &p;
+    const std::vector<int> *task_at;
+    long max_evals;
+    double tol;
     long evals = 0;
     bool stop = false;
-    std::vector<int> best, place(N), count(P);
+    std::vector<int> best, place, count;
     double bestF = 0;
     std::string best_name;
     std::unordered_set<uint64_t> tried;
 
-    cart::Visit visit = [&](const std::vector<int> &nodes, const std::string &name) {
+    EmbeddingSearch(const Problem &pr, const std::vector<int> *at, const CartContext &c)
+        : p(pr), task_at(at), tol(1e-9 * std::max(1.0, pr.f_min)), place(pr.g.n()), count(pr.topo.size()) {
+        const double work = static_cast<double>(pr.g.n()) + static_cast<double>(pr.g.nedges());
+        max_evals =
+            static_cast<long>(std::clamp(c.work_budget / std::max(1.0, work), c.min_candidates, c.max_candidates));
+    }
+
+    // One candidate (node of every grid point); false once the search stops.
+    bool visit(const std::vector<int> &nodes, const std::string &name) {
+        const int N = p.g.n(), P = p.topo.size();
         if (stop) return false;
         if (static_cast<int>(nodes.size()) != N) return true;
         std::fill(count.begin(), count.end(), 0);
@@ -120,22 +118,44 @@ std::vector<int> best_grid_embedding(const Problem &p, const CartGrid &grid,
         }
         if (bestF <= p.f_min + tol || evals >= max_evals || p.deadline.expired()) stop = true;
         return !stop;
-    };
+    }
+};
 
+} // namespace
+
+std::vector<int> best_grid_embedding(const Problem &p, const CartGrid &grid,
+                                     const std::vector<int> *task_at) {
+    const int N = p.g.n();
+    const int P = p.topo.size();
+    check_grid(p, grid, task_at);
+    if (N == 0) return {};
+    if (static_cast<int64_t>(p.cap.hi) * P < N)
+        throw Error("topology " + p.topo.describe() + " cannot hold " + std::to_string(N) + " tasks",
+                    ErrorKind::TooSmall);
+
+    // Grid dimensions of extent 1 carry no digit: drop them (row-major
+    // point numbering is unchanged).
+    std::vector<int> gdims;
+    for (int d : grid.dims)
+        if (d > 1) gdims.push_back(d);
+    const cart::Target target = cart::make_target(p.topo, N, p.cap);
+
+    EmbeddingSearch s(p, task_at, cart_preset());
+    cart::Visit visit = [&s](const std::vector<int> &nodes, const std::string &name) { return s.visit(nodes, name); };
     cart::factor_family(target, gdims, 1, visit) &&
         cart::stock_family(p.topo, N, p.cap, target.cls, visit) &&
         cart::factor_family(target, gdims, 2, visit) &&
         cart::small_cube_family(target, gdims, visit) && cart::gray_family(target, gdims, visit) &&
         cart::factor_family(target, gdims, 3, visit);
 
-    if (best.empty())  // every candidate failed the capacity check (cannot happen
-                       // for the stock family); keep the contract anyway
+    if (s.best.empty())  // every candidate failed the capacity check (cannot happen
+                         // for the stock family); keep the contract anyway
         throw Error("Cartesian grid " + shape(grid.dims) + ": no valid embedding on " + p.topo.describe(),
                     ErrorKind::Internal);
     if (p.progress)
-        p.progress("cart: " + best_name + ", F = " + std::to_string(bestF) + " (F_min " +
-                   std::to_string(p.f_min) + ", " + std::to_string(evals) + " candidates)");
-    return best;
+        p.progress("cart: " + s.best_name + ", F = " + std::to_string(s.bestF) + " (F_min " +
+                   std::to_string(p.f_min) + ", " + std::to_string(s.evals) + " candidates)");
+    return s.best;
 }
 
 std::vector<int> map_cartesian(const Problem &p) {

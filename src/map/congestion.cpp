@@ -4,9 +4,9 @@
 //
 // Why: F (seed 000) is the total traffic x hops, i.e. the mean link load.
 // When every task sends at once, communication time follows the most loaded
-// link (a bandwidth-bound phase lasts load / link bandwidth), and on the
-// simulated torus (bench/simgrid/run.py) a map that halves F cuts the
-// busiest link and the time far less.  This mapper routes every
+// link (a bandwidth-bound phase lasts load / link bandwidth), and a map
+// that halves F can leave the busiest link, and the time, nearly as they
+// were.  This mapper routes every
 // directed edge of the communication graph as the machine does
 // (Topology::route: dimension order, the shorter way round) and minimises
 //     Phi = sum over links of (load / mean load)^8,

@@ -1,28 +1,28 @@
 // geometric.cpp -- graph-drawing start placement for `auto` on tori and
 // meshes (private to src/map).
 //
-// The task graphs of unstructured meshes (METIS parts of a 3-D domain, the
-// UMT-like workload) are geometric: parts that touch are near each other in
-// space.  A placement that keeps one global orientation -- the domain laid
+// The task graphs of unstructured meshes (METIS parts of a 3-D domain)
+// are geometric: parts that touch are near each other in space.  A placement that keeps one global orientation -- the domain laid
 // onto the machine box the way a recursive coordinate bisection would lay
 // the parts' centroids -- has far fewer long edges than the recursive graph
 // co-bisection (anneal_bisect.cpp), whose cuts at each level are oriented
 // independently, and annealing from greedy or co-bisection starts does not
-// find that global layout (bench/mapping, umt workload).  The graph
-// carries no coordinates, so this file draws it first:
+// find that global layout.  The graph carries no coordinates, so this file
+// draws it first:
 //
 //   1. Distances: Dijkstra from k pivots chosen farthest-first
-//      (GeometricContext::pivots), edge length min(3, mean weight / w) in the
-//      symmetrized graph: a heavy edge (a large shared face) is short.
+//      (GeometricContext::pivots), edge length min(max_edge_length, mean
+//      weight / w) in the symmetrized graph: a heavy edge (a large shared
+//      face) is short.
 //   2. Pivot MDS (Brandes and Pich, "Eigensolver methods for progressive
 //      multidimensional scaling of large data", 2006): double-centred squared
 //      distances C (N x k), the top d eigenvectors of C^T C by subspace
 //      iteration, coordinates C v.  d = number of machine dimensions with
 //      extent > 1.
-//   3. Sparse stress majorization: 50 Jacobi rounds (30 above 1024 tasks) of the SMACOF update over
-//      the pivot terms (target the pivot distance, weight 1/d^2) and the graph
-//      edges (target the edge length), which straightens the drawing where
-//      classical scaling bends it.
+//   3. Sparse stress majorization: majorize_rounds Jacobi rounds of the
+//      SMACOF update over the pivot terms (target the pivot distance, weight
+//      1/d^2) and the graph edges (target the edge length), which
+//      straightens the drawing where classical scaling bends it.
 //   4. Orientation: a drawing is defined up to a rotation, the machine's axes
 //      are not.  For the drawing turned to align a box-shaped domain with
 //      the axes (Givens rotations to a minimum of the summed 4th powers of
@@ -30,15 +30,14 @@
 //      recursive coordinate bisection onto the machine box (split the longest
 //      extent, tasks ordered by the matching coordinate, counts in
 //      proportion to the nodes, so each node ends with lo..hi tasks); the
-//      lowest F is returned.  T = 64 up to 1024 tasks, 32 up to 4096, 16
-//      above.
+//      lowest F is returned.  T = GeometricContext::rotations.
 //
 // The result is a start for the cold annealing chain of `auto` (it keeps the
 // global layout and repairs the local one), not a mapping on its own.
 // Deterministic for a seed (the rotations); empty, with the reason, for
 // topologies without coordinates (trees, distance files) or on a deadline.
 //
-// Cost: O(k E log N) for the distances, O(N k^2) for C^T C, O(50 N (k +
+// Cost: O(k E log N) for the distances, O(N k^2) for C^T C, O(rounds N (k +
 // degree) d) for the majorization, O(T (N log^2 N + E)) for the
 // orientations; memory O(N k) floats (the pivot distances).
 #include <algorithm>
@@ -55,23 +54,25 @@ namespace {
 
 using Coords = std::vector<std::vector<double>>;  // [axis][task]
 
-// Length of an edge in the drawing: mean weight / weight, at most 3 (a
+// Length of an edge in the drawing: mean weight / weight, at most `cap` (a
 // heavy edge, a large shared face, is short).  One model for the pivot
 // distances and the majorization targets.
 struct EdgeLength {
     double mean_w = 0;
-    explicit EdgeLength(const Graph &g) {
+    double cap;
+    EdgeLength(const Graph &g, double max_length) : cap(max_length) {
         for (double w : g.weights()) mean_w += w;
         mean_w /= std::max<int64_t>(1, g.nedges());
     }
-    double operator()(double w) const { return w > 0 ? std::min(3.0, mean_w / w) : 3.0; }
+    double operator()(double w) const { return w > 0 ? std::min(cap, mean_w / w) : cap; }
 };
 
 // Shortest-path distances from each pivot (row a of D, N entries), pivots
 // chosen farthest-first starting at task 0.
-std::vector<int> pivot_distances(const Graph &g, int k, std::vector<float> &D, const Deadline &dl) {
+std::vector<int> pivot_distances(const Graph &g, int k, std::vector<float> &D, const GeometricContext &c,
+                                 const Deadline &dl) {
     const int n = g.n();
-    const EdgeLength length(g);
+    const EdgeLength length(g, c.max_edge_length);
     D.assign(static_cast<size_t>(k) * n, 0.0f);
     std::vector<double> dist(n), mind(n, std::numeric_limits<double>::infinity());
     std::vector<int> pivots;
@@ -138,7 +139,7 @@ void orthonormalize(Coords &V) {
 // Pivot MDS coordinates (d axes) from the pivot distance rows.  The
 // double-centred squared distances C = -1/2 J D^2 J (N x k) are computed on
 // the fly from D, not stored.
-Coords pivot_mds(const std::vector<float> &D, int n, int k, int d, Rng &rng) {
+Coords pivot_mds(const std::vector<float> &D, int n, int k, int d, int iterations, Rng &rng) {
     std::vector<double> row_mean(n, 0), col_mean(k, 0);
     double grand = 0;
     auto sq = [&](int a, int v) {
@@ -172,7 +173,7 @@ Coords pivot_mds(const std::vector<float> &D, int n, int k, int d, Rng &rng) {
         for (double &x : col) x = rng.uniform() - 0.5;
     orthonormalize(V);
     std::vector<double> y(k);
-    for (int it = 0; it < 300; ++it) {
+    for (int it = 0; it < iterations; ++it) {
         for (auto &col : V) {
             for (int a = 0; a < k; ++a) {
                 double s = 0;
@@ -196,9 +197,10 @@ Coords pivot_mds(const std::vector<float> &D, int n, int k, int d, Rng &rng) {
 
 // Sparse stress majorization (localized SMACOF, Jacobi rounds).
 void majorize(const Graph &g, const std::vector<float> &D, const std::vector<int> &pivots, Coords &X,
-              int rounds, const Deadline &dl) {
+              const GeometricContext &c, const Deadline &dl) {
     const int n = g.n(), k = static_cast<int>(pivots.size()), d = static_cast<int>(X.size());
-    const EdgeLength length(g);
+    const int rounds = c.majorize_rounds;
+    const EdgeLength length(g, c.max_edge_length);
     auto dist_xy = [&](int v, int j) {
         double s = 0;
         for (int e = 0; e < d; ++e) s += (X[e][v] - X[e][j]) * (X[e][v] - X[e][j]);
@@ -310,7 +312,7 @@ Coords rotated(const Coords &X, Rng &rng) {
 // The drawing turned, by Givens rotations in each pair of axes, to a local
 // minimum of sum_v sum_a x_a(v)^4: for a box-shaped drawing (a mesh, a
 // domain cut into parts) that aligns its edges with the axes.
-Coords axis_aligned(Coords X) {
+Coords axis_aligned(Coords X, const GeometricContext &gc) {
     const int d = static_cast<int>(X.size());
     const size_t n = X.empty() ? 0 : X[0].size();
     for (auto &ax : X) {
@@ -319,9 +321,9 @@ Coords axis_aligned(Coords X) {
         mean /= std::max<size_t>(1, n);
         for (double &x : ax) x -= mean;
     }
-    constexpr int kAngles = 90;
+    const int kAngles = gc.align_angles;
     const double pi = std::acos(-1.0);
-    for (int sweep = 0; sweep < 4; ++sweep)
+    for (int sweep = 0; sweep < gc.align_sweeps; ++sweep)
         for (int a = 0; a < d; ++a)
             for (int b = a + 1; b < d; ++b) {
                 double best = 0, bestv = 0;
@@ -361,26 +363,25 @@ std::vector<int> geometric_map(const Problem &p, uint64_t seed, std::string *why
     int d = 0;
     for (int k = 0; k < topo.ndims(); ++k)
         if (topo.dims()[k] > 1) axis_of[k] = d++;
-    if (d == 0 || N < 8) return fail("too small");
-    if (p.sym.nedges() == 0) return fail("no communication");
-    Rng rng = rng_stream(seed, 0x6e0, StreamMix::Lcg);
     // Effort by size (GeometricContext, tuning.hpp).
     const GeometricContext c = geometric_preset(N);
+    if (d == 0 || N < c.min_tasks) return fail("too small");
+    if (p.sym.nedges() == 0) return fail("no communication");
+    Rng rng = rng_stream(seed, 0x6e0, StreamMix::Lcg);
     const int k = std::min(N, c.pivots);
-    const int rounds = c.majorize_rounds;
     const int trials = c.rotations;
     std::vector<float> D;
-    const std::vector<int> pivots = pivot_distances(p.sym, k, D, p.deadline);
+    const std::vector<int> pivots = pivot_distances(p.sym, k, D, c, p.deadline);
     if (p.deadline.expired()) return fail("deadline");
     if (static_cast<int>(pivots.size()) <= d) return fail("too few distinct distances to draw");
-    Coords X = pivot_mds(D, N, static_cast<int>(pivots.size()), d, rng);
-    majorize(p.sym, D, pivots, X, rounds, p.deadline);
+    Coords X = pivot_mds(D, N, static_cast<int>(pivots.size()), d, c.mds_iterations, rng);
+    majorize(p.sym, D, pivots, X, c, p.deadline);
     std::vector<float>().swap(D);
     if (p.deadline.expired()) return fail("deadline");
     std::vector<int> best, place(N, -1), order(N);
     double bestF = 0;
     for (int t = 0; t < trials && (t == 0 || !p.deadline.expired()); ++t) {
-        const Coords Y = t == 0 ? axis_aligned(X) : rotated(X, rng);
+        const Coords Y = t == 0 ? axis_aligned(X, c) : rotated(X, rng);
         std::iota(order.begin(), order.end(), 0);
         coordinate_bisection(topo, Y, axis_of, order, place);
         const double f = free_energy(p.g, topo, place);

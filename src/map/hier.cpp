@@ -4,42 +4,37 @@
 // heuristic for SMP clusters and multiclusters) and a cold annealing chain
 // (seed 000) on the tree distance.  With a Cartesian task grid (given, or
 // recognised in the graph) the node-aware block map of hier_grid.cpp is a
-// candidate too; the lowest free energy wins.
+// candidate too; the lowest free energy wins.  Tuned numbers: HierContext
+// (tuning.hpp).
 //
 //   multisection   tasks of an entity of tier k are split into its
 //                  children (sizes balanced to the children's capacity
 //                  under seed 000's equation 3) by recursive bisection with
 //                  METIS (bisect_graph), every bisection the best of
-//                  several seeds (greedy best-of-k per bisection beat
-//                  best-of-k whole METIS k-way runs: UMT-like, 512 tasks
-//                  on 32x2x8, F 1449756 against 1491246 with 16 seeds);
+//                  several seeds (the choice is made at each bisection,
+//                  where the cut is decided, not between whole k-way runs);
 //                  recursively down to the leaves.  Siblings of a tree are
 //                  equidistant (hier.hpp), so no part-to-child assignment
 //                  is needed, and the split at tier k minimises the
 //                  traffic that pays cost[k].
-//   starts         the best (least F) of three multisections with
+//   starts         the best (least F) of a few multisections with
 //                  different seeds and, when built with Scotch, Scotch's
 //                  SCOTCH_archTleaf map (map_scotch), each polished by
-//                  kl_passes; the better one goes on.  (A fourth
-//                  multisection never won on UMT-like 4096 tasks, seeds
-//                  1 and 2, once the node refinement below was in.)
-//   refinement     a cold annealing chain (~6 % initial acceptance: it
+//                  kl_passes; the better one goes on.
+//   refinement     a cold annealing chain (a low initial acceptance: it
 //                  keeps the start's layout and repairs it locally), then
 //                  kl_passes again.  Neither can raise F: annealing returns
 //                  the best placement it saw.
 //   node tier      last, the node partition is refined on its own
 //                  (refine_node_tier, hier_kway.cpp): k-way ejection
 //                  chains over all nodes in multilevel V-cycles, and every
-//                  union of 5 neighbouring nodes re-partitioned by METIS
-//                  when that lowers its internal cut; exact node sizes, the
-//                  inter-node traffic never rises.  Near-leaf KL and the
-//                  local annealing moves rarely move tasks between nodes,
-//                  so this is where the costliest tier is polished
-//                  (UMT-like, 4096 tasks on 256x2x8: inter-node traffic
-//                  133462 -> 129154, F / best Scotch 0.971 -> 0.947).  Then
-//                  kl_passes for the inner tiers of the tasks that moved.
-//                  It replaced a Kernighan-Lin between pairs of nodes that
-//                  found 0.03 % of F more after it, for 0.7 s.
+//                  union of a few neighbouring nodes re-partitioned by
+//                  METIS when that lowers its internal cut; exact node
+//                  sizes, the inter-node traffic never rises.  Near-leaf KL
+//                  and the local annealing moves rarely move tasks between
+//                  nodes, so this is where the costliest tier is polished.
+//                  Then kl_passes for the inner tiers of the tasks that
+//                  moved.
 
 // Work: the annealing sweeps are fixed per task count (deterministic for a
 // seed); the deadline (Options::time_limit) only cuts it short.
@@ -87,6 +82,7 @@ struct Splitter {
     const Graph &sym;
     std::vector<int> arity, span;  // span[k]: leaves under one child of a tier-k entity
     int tries;
+    int inner_tries, few_per_child;  // HierContext
     uint64_t seed;
     std::vector<int> place, local;
     uint64_t calls = 0;
@@ -143,10 +139,9 @@ struct Splitter {
         } else {
             Graph sub = sym.induced(tasks, local);
             // The outermost split carries the costliest traffic: all the
-            // tries there (the cut varies by several % between METIS seeds
-            // on UMT-like graphs); inner splits two, and splits of a few
-            // tasks per child one.
-            const int n_try = T <= 2 * a ? 1 : depth == 0 ? tries : std::min(tries, 2);
+            // tries there (the cut varies between METIS seeds); inner
+            // splits fewer, and splits of a few tasks per child one.
+            const int n_try = T <= few_per_child * a ? 1 : depth == 0 ? tries : std::min(tries, inner_tries);
             part.assign(T, 0);
             std::vector<int> verts(T);
             std::iota(verts.begin(), verts.end(), 0);
@@ -168,7 +163,8 @@ double F_of(const Problem &p, const std::vector<int> &place) {
 std::vector<int> tree_multisection(const Problem &p, uint64_t seed, int tries) {
     const TreeTopology *tree = as_tree(p.topo);
     if (!tree) throw Error("hierarchical multisection needs a tree topology, got '" + p.topo.describe() + "'");
-    Splitter s{p.sym, tree->dims(), {}, std::max(1, tries), seed, {}, {}, 0};
+    const HierContext hc = hier_preset(p.sym.n());
+    Splitter s{p.sym, tree->dims(), {}, std::max(1, tries), hc.inner_tries, hc.few_per_child, seed, {}, {}, 0};
     const int L = static_cast<int>(s.arity.size());
     s.span.assign(L, 1);
     for (int k = L - 2; k >= 0; --k) s.span[k] = s.span[k + 1] * s.arity[k + 1];
@@ -180,33 +176,40 @@ std::vector<int> tree_multisection(const Problem &p, uint64_t seed, int tries) {
     return s.place;
 }
 
-std::vector<int> tree_refined_map(const Problem &p, const Deadline &dl) {
-    const int N = p.sym.n();
-    auto say = [&](const std::string &s) {
-        if (p.progress) p.progress("hier: " + s);
-    };
-    NearNodes near(p.topo, near_count(p.topo));
-    // METIS seeds per bisection of the outermost split: the split that
-    // decides the costliest traffic, and most of the mapper's time.
-    const int tries = N <= 8192 ? 16 : 8;
-    std::vector<std::vector<int>> starts;
-    {
-        // Three complete multisections (METIS seeds apart, the extra two
-        // with half the tries per bisection), the one of least F kept: the
-        // whole cut varies by ~0.5 % between seeds (UMT-like, 4096 tasks on
-        // 256x2x8: F 14057548, 13935742, 13995592, 13922404 at full tries).
-        std::vector<int> ms = tree_multisection(p, p.opt.seed, tries);
-        double fm = F_of(p, ms);
-        for (uint64_t k = 1; k <= 2 && !dl.expired(); ++k) {
-            std::vector<int> m = tree_multisection(p, p.opt.seed + 1000 * k, std::max(1, tries / 2));
-            const double f = F_of(p, m);
-            if (f < fm) {
-                fm = f;
-                ms = std::move(m);
-            }
+namespace {
+
+// RNG streams (names, not tuning): the extra multisections' seeds step,
+// the cold chain's salt, the node-tier refinement's seed offset.
+constexpr uint64_t kMultisectionSeedStep = 1000;
+constexpr uint64_t kChainSalt = 0x41e7;
+constexpr uint64_t kNodeTierSeed = 99;
+
+void say(const Problem &p, const std::string &s) {
+    if (p.progress) p.progress("hier: " + s);
+}
+
+// The least-F of 1 + extra_multisections complete multisections, METIS
+// seeds apart (the extra ones with half the tries per bisection): the
+// whole cut varies between seeds.
+std::vector<int> best_multisection(const Problem &p, const HierContext &hc, const Deadline &dl) {
+    std::vector<int> ms = tree_multisection(p, p.opt.seed, hc.outer_tries);
+    double fm = F_of(p, ms);
+    for (uint64_t k = 1; k <= static_cast<uint64_t>(hc.extra_multisections) && !dl.expired(); ++k) {
+        std::vector<int> m = tree_multisection(p, p.opt.seed + kMultisectionSeedStep * k, std::max(1, hc.outer_tries / 2));
+        const double f = F_of(p, m);
+        if (f < fm) {
+            fm = f;
+            ms = std::move(m);
         }
-        starts.push_back(std::move(ms));
     }
+    return ms;
+}
+
+// The multisection and (when built with Scotch) Scotch's tleaf map, each
+// polished by KL; returns the one of least F.
+std::vector<int> best_start(const Problem &p, const HierContext &hc, const NearNodes &near, const Deadline &dl) {
+    std::vector<std::vector<int>> starts;
+    starts.push_back(best_multisection(p, hc, dl));
     if (!dl.expired()) {
         try {
             starts.push_back(map_scotch(p));
@@ -219,41 +222,49 @@ std::vector<int> tree_refined_map(const Problem &p, const Deadline &dl) {
     for (size_t i = 0; i < starts.size(); ++i) {
         PlacementState st(p.sym, p.topo, p.cap, starts[i]);
         const double f0 = st.energy();
-        kl_passes(st, near, dl.share(0.25));
-        say(std::string(i == 0 ? "multisection" : "scotch") + " start: F = " + std::to_string(f0) +
-            ", after KL " + std::to_string(st.energy()));
+        kl_passes(st, near, dl.share(hc.start_kl_share));
+        say(p, std::string(i == 0 ? "multisection" : "scotch") + " start: F = " + std::to_string(f0) +
+                   ", after KL " + std::to_string(st.energy()));
         if (best.empty() || st.energy() < bestF) {
             best = st.place();
             bestF = st.energy();
         }
     }
-    PlacementState st(p.sym, p.topo, p.cap, best);
-    std::vector<int> all(N);
+    return best;
+}
+
+// The cold annealing chain over all tasks, then KL.
+void cold_chain(const Problem &p, const HierContext &hc, PlacementState &st, const NearNodes &near,
+                const Deadline &dl) {
+    std::vector<int> all(p.sym.n());
     std::iota(all.begin(), all.end(), 0);
     AnnealParams ap;
     ap.steps = p.opt.anneal_steps;
-    ap.sweeps = N <= 1024 ? 400 : N <= 8192 ? 300 : 150;
+    ap.sweeps = hc.sweeps;
     ap.from_cold = true;
-    ap.tuning.cold_acceptance = 0.06;
+    ap.tuning.cold_acceptance = hc.cold_acceptance;
     ap.f_norm = p.f_min;
     ap.trace = p.trace;
     ap.progress = &p.progress;
-    Rng rng = rng_stream(p.opt.seed, 0x41e7);
-    if (!dl.expired()) anneal_tasks(st, all, near, ap, rng, dl.share(0.85));
+    Rng rng = rng_stream(p.opt.seed, kChainSalt);
+    if (!dl.expired()) anneal_tasks(st, all, near, ap, rng, dl.share(hc.anneal_share));
     kl_passes(st, near, dl);
+}
+
+} // namespace
+
+std::vector<int> tree_refined_map(const Problem &p, const Deadline &dl) {
+    const HierContext hc = hier_preset(p.sym.n());
+    NearNodes near(p.topo, near_count(p.topo));
+    PlacementState st(p.sym, p.topo, p.cap, best_start(p, hc, near, dl));
+    cold_chain(p, hc, st, near, dl);
     const double fa = st.energy();
     const Deadline clk;
-    // Union size and V-cycles of the node-tier refinement: unions of 5
-    // nodes gave the least inter-node traffic per second on UMT-like 4096
-    // tasks (256x2x8, measured while unions were not yet varied between
-    // cycles: 3: 130090, 4: 129700, 5: 129170, 6: 129064 at 1.4x the time
-    // of 5, 8: 129028 at 3x).
-    const int kNodeGroup = 5, kNodeCycles = 12;
     PlacementState sn(p.sym, p.topo, p.cap,
-                      refine_node_tier(p, st.place(), p.opt.seed + 99, kNodeCycles, kNodeGroup, dl));
+                      refine_node_tier(p, st.place(), p.opt.seed + kNodeTierSeed, hc.node_cycles, hc.node_group, dl, hc.kway));
     kl_passes(sn, near, dl);
-    say("annealed and polished: F = " + std::to_string(fa) + ", after k-way node refinement and KL " +
-        std::to_string(sn.energy()) + " (" + std::to_string(clk.elapsed()) + " s)");
+    say(p, "annealed and polished: F = " + std::to_string(fa) + ", after k-way node refinement and KL " +
+               std::to_string(sn.energy()) + " (" + std::to_string(clk.elapsed()) + " s)");
     return sn.place();
 }
 
@@ -263,9 +274,7 @@ std::vector<int> map_hier(const Problem &p) {
                     p.topo.describe() + "'; 'auto' handles every topology");
     const int N = p.sym.n();
     const Deadline &dl = p.deadline;
-    auto say = [&](const std::string &s) {
-        if (p.progress) p.progress("hier: " + s);
-    };
+    const HierContext hc = hier_preset(N);
     std::vector<int> best;
     double bestF = 0;
     auto offer = [&](std::vector<int> &&cand) {
@@ -286,7 +295,7 @@ std::vector<int> map_hier(const Problem &p) {
         std::vector<std::string> shapes;
         std::vector<int> nodes = tree_grid_blocks(p, grid, task_at, &why, &shapes);
         if (nodes.empty()) {
-            say("grid blocks not possible (" + why + "): partition-based multisection instead");
+            say(p, "grid blocks not possible (" + why + "): partition-based multisection instead");
         } else {
             std::vector<int> place(N);
             for (int g = 0; g < N; ++g) place[task_at ? (*task_at)[g] : g] = nodes[g];
@@ -295,8 +304,8 @@ std::vector<int> map_hier(const Problem &p) {
             PlacementState st(p.sym, p.topo, p.cap, place);
             const double f0 = st.energy();
             NearNodes near(p.topo, near_count(p.topo));
-            kl_passes(st, near, dl.share(0.2));
-            say("grid blocks per tier " + sh + ": F = " + std::to_string(f0) + ", after KL " +
+            kl_passes(st, near, dl.share(hc.grid_kl_share));
+            say(p, "grid blocks per tier " + sh + ": F = " + std::to_string(f0) + ", after KL " +
                 std::to_string(st.energy()));
             offer(std::vector<int>(st.place()));
         }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "map/mapper.hpp"
+#include "map/tuning.hpp"
 
 namespace rankmap {
 
@@ -29,25 +30,27 @@ std::vector<double> tier_traffic(const TreeTopology &tree, const Graph &sym, con
 // of the root (sizes balanced to the children's capacity), each part into
 // the children of its entity, and so on down to the leaves.  The split of
 // the root is made `tries` times with different METIS seeds, inner splits
-// up to twice, and the least cut is kept.  Returns a valid placement.
+// up to HierContext::inner_tries times, and the least cut is kept.  Returns
+// a valid placement.
 // Throws rankmap::Error if p.topo is not a tree.
 std::vector<int> tree_multisection(const Problem &p, uint64_t seed, int tries);
 
 // k-way refinement of `part` (values 0..nparts-1) on `sym` that keeps
 // every part's size exactly and never raises the edge cut: multilevel
 // V-cycles (coarsening by heavy-edge matching inside the parts) with
-// Fiduccia-Mattheyses passes over all parts at once (hier_kway.cpp).  At
-// most `cycles` V-cycles, deterministic for a seed unless dl expires.
-// Returns the cut decrease (>= 0).
+// ejection-chain passes over all parts at once, and from the second cycle
+// unions of `group` parts re-partitioned by METIS (group < 2: none;
+// hier_kway.cpp).  At most `cycles` V-cycles, deterministic for a seed
+// unless dl expires.  Returns the cut decrease (>= 0).
 double kway_refine_exact(const Graph &sym, int nparts, std::vector<int> &part, uint64_t seed, int cycles, int group,
-                         const Deadline &dl);
+                         const Deadline &dl, const KwayContext &kc = kway_preset());
 
 // The node tier of a placement on a tree refined by kway_refine_exact:
 // tasks that change node take the leaves the leaving tasks freed (the
 // inner tiers are left to Kernighan-Lin).  Every node keeps its task
 // count; the inter-node traffic never rises.  Returns the new placement.
 std::vector<int> refine_node_tier(const Problem &p, const std::vector<int> &place, uint64_t seed, int cycles,
-                                  int group, const Deadline &dl);
+                                  int group, const Deadline &dl, const KwayContext &kc = kway_preset());
 
 // The general path of the hierarchy mapper: multisection (and Scotch's
 // tleaf map when built with Scotch) as starts, Kernighan-Lin, a cold

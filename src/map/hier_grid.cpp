@@ -112,6 +112,20 @@ struct GridBlocks {
         return E;
     }
 
+    // Count vectors that cut the box after `counts` into the next tier's
+    // arity of equal boxes; empty, with *why, when there is none.
+    std::vector<std::vector<int>> tier_candidates(const std::vector<std::vector<int>> &counts, std::string *why) const {
+        const int d = static_cast<int>(counts.size());
+        const std::vector<int> E = box_after(counts);
+        std::vector<std::vector<int>> cands;
+        std::vector<int> cur(dims.size(), 1);
+        counts_for(E, arity[d], 0, cur, cands);
+        if (cands.empty() && why)
+            *why = std::to_string(arity[d]) + " entities of tier " + std::to_string(d + 1) + " cannot tile a " +
+                   shape_text(E) + " box in equal boxes";
+        return cands;
+    }
+
     // Greedy completion from `counts` (tiers 0..counts.size()-1 fixed):
     // each further tier takes its least-traffic count vector.  Returns
     // false (and *why) if a tier cannot be tiled.
@@ -119,17 +133,8 @@ struct GridBlocks {
         const int L = static_cast<int>(arity.size());
         std::vector<int64_t> parent = ids(counts);
         while (static_cast<int>(counts.size()) < L) {
-            const int d = static_cast<int>(counts.size());
-            const std::vector<int> E = box_after(counts);
-            std::vector<std::vector<int>> cands;
-            std::vector<int> cur(dims.size(), 1);
-            counts_for(E, arity[d], 0, cur, cands);
-            if (cands.empty()) {
-                if (why)
-                    *why = std::to_string(arity[d]) + " entities of tier " + std::to_string(d + 1) +
-                           " cannot tile a " + shape_text(E) + " box in equal boxes";
-                return false;
-            }
+            const std::vector<std::vector<int>> cands = tier_candidates(counts, why);
+            if (cands.empty()) return false;
             double best = -1;
             std::vector<int> pick;
             std::vector<int64_t> pick_ids;
@@ -168,6 +173,67 @@ struct GridBlocks {
         return node;
     }
 
+    // Spans, the task <-> point translation and the point coordinates;
+    // returns an error text when task_at is not a permutation.
+    std::string init(const std::vector<int> *task_at) {
+        const int L = static_cast<int>(arity.size());
+        span.assign(L, 1);
+        for (int k = L - 2; k >= 0; --k) span[k] = span[k + 1] * arity[k + 1];
+        task_of.resize(N);
+        point_of.assign(N, -1);
+        for (int g = 0; g < N; ++g) {
+            const int t = task_at ? (*task_at)[g] : g;
+            if (t < 0 || t >= N || point_of[t] >= 0) return "task_at is not a permutation";
+            task_of[g] = t;
+            point_of[t] = g;
+        }
+        const int nd = static_cast<int>(dims.size());
+        coord.assign(nd, std::vector<int>(N));
+        for (int g = 0; g < N; ++g) {
+            int r = g;
+            for (int i = nd - 1; i >= 0; --i) {
+                coord[i][g] = r % dims[i];
+                r /= dims[i];
+            }
+        }
+        return {};
+    }
+
+    // The count vector of the next tier after `counts`: least traffic
+    // across that tier, ties broken by the energy of the greedy
+    // completion.  Empty, with *why, when no candidate tiles the box.
+    std::vector<int> pick_tier(const std::vector<std::vector<int>> &counts, std::string *why) const {
+        const std::vector<std::vector<int>> cands = tier_candidates(counts, why);
+        if (cands.empty()) return {};
+        const std::vector<int64_t> parent = ids(counts);
+        std::vector<double> cross(cands.size());
+        double least = -1;
+        std::vector<std::vector<int>> next = counts;
+        for (size_t c = 0; c < cands.size(); ++c) {
+            next.push_back(cands[c]);
+            cross[c] = crossing(parent, ids(next));
+            next.pop_back();
+            if (least < 0 || cross[c] < least) least = cross[c];
+        }
+        const double tol = 1e-9 * std::max(1.0, least);
+        double bestF = -1;
+        std::vector<int> pick;
+        std::string reason;
+        for (size_t c = 0; c < cands.size(); ++c) {
+            if (cross[c] > least + tol) continue;
+            std::vector<std::vector<int>> full = counts;
+            full.push_back(cands[c]);
+            if (!complete(full, &reason)) continue;
+            const double f = energy(full);
+            if (bestF < 0 || f < bestF - tol) {
+                bestF = f;
+                pick = cands[c];
+            }
+        }
+        if (pick.empty() && why) *why = reason;
+        return pick;
+    }
+
     double energy(const std::vector<std::vector<int>> &counts) const {
         const std::vector<int> node = nodes_of(counts);
         const Graph &s = p.sym;
@@ -179,6 +245,23 @@ struct GridBlocks {
     }
 };
 
+// Why the grid cannot be mapped by blocks onto the tree (empty: it can).
+std::string grid_mismatch(const Problem &p, const TreeTopology &tree, const CartGrid &grid,
+                          const std::vector<int> *task_at) {
+    const int N = p.sym.n(), P = tree.size();
+    int64_t npts = 1;
+    for (int d : grid.dims) {
+        if (d < 1) return "grid dimension below 1";
+        npts *= d;
+        if (npts > (int64_t{1} << 30)) break;
+    }
+    if (npts != N) return "the grid has " + std::to_string(npts) + " points for " + std::to_string(N) + " tasks";
+    if (task_at && static_cast<int>(task_at->size()) != N) return "task_at has the wrong size";
+    if (N % P != 0)
+        return std::to_string(N) + " tasks on " + std::to_string(P) + " leaves is not a whole number per leaf";
+    return {};
+}
+
 } // namespace
 
 std::vector<int> tree_grid_blocks(const Problem &p, const CartGrid &grid, const std::vector<int> *task_at,
@@ -189,78 +272,18 @@ std::vector<int> tree_grid_blocks(const Problem &p, const CartGrid &grid, const 
     };
     const TreeTopology *tree = as_tree(p.topo);
     if (!tree) return fail("the topology is not a tree");
-    const int N = p.sym.n(), P = tree->size();
-    int64_t npts = 1;
-    for (int d : grid.dims) {
-        if (d < 1) return fail("grid dimension below 1");
-        npts *= d;
-        if (npts > (int64_t{1} << 30)) break;
-    }
-    if (npts != N) return fail("the grid has " + std::to_string(npts) + " points for " + std::to_string(N) + " tasks");
-    if (task_at && static_cast<int>(task_at->size()) != N) return fail("task_at has the wrong size");
-    if (N % P != 0)
-        return fail(std::to_string(N) + " tasks on " + std::to_string(P) + " leaves is not a whole number per leaf");
+    std::string bad = grid_mismatch(p, *tree, grid, task_at);
+    if (!bad.empty()) return fail(bad);
+    GridBlocks gb{p, *tree, grid.dims, tree->dims(), {}, {}, {}, {}, p.sym.n()};
+    bad = gb.init(task_at);
+    if (!bad.empty()) return fail(bad);
 
-    GridBlocks gb{p, *tree, grid.dims, tree->dims(), {}, {}, {}, {}, N};
-    const int L = static_cast<int>(gb.arity.size());
-    gb.span.assign(L, 1);
-    for (int k = L - 2; k >= 0; --k) gb.span[k] = gb.span[k + 1] * gb.arity[k + 1];
-    gb.task_of.resize(N);
-    gb.point_of.assign(N, -1);
-    for (int g = 0; g < N; ++g) {
-        const int t = task_at ? (*task_at)[g] : g;
-        if (t < 0 || t >= N || gb.point_of[t] >= 0) return fail("task_at is not a permutation");
-        gb.task_of[g] = t;
-        gb.point_of[t] = g;
-    }
-    const int nd = static_cast<int>(grid.dims.size());
-    gb.coord.assign(nd, std::vector<int>(N));
-    for (int g = 0; g < N; ++g) {
-        int r = g;
-        for (int i = nd - 1; i >= 0; --i) {
-            gb.coord[i][g] = r % grid.dims[i];
-            r /= grid.dims[i];
-        }
-    }
-
-    // Tier by tier: least tier-k traffic, ties broken by the energy of the
-    // greedy completion.
+    // Tier by tier (pick_tier).
     std::vector<std::vector<int>> counts;
-    std::string reason;
-    while (static_cast<int>(counts.size()) < L) {
-        const int d = static_cast<int>(counts.size());
-        const std::vector<int> E = gb.box_after(counts);
-        std::vector<std::vector<int>> cands;
-        std::vector<int> cur(nd, 1);
-        counts_for(E, gb.arity[d], 0, cur, cands);
-        if (cands.empty())
-            return fail(std::to_string(gb.arity[d]) + " entities of tier " + std::to_string(d + 1) +
-                        " cannot tile a " + shape_text(E) + " box in equal boxes");
-        const std::vector<int64_t> parent = gb.ids(counts);
-        std::vector<double> cross(cands.size());
-        double least = -1;
-        for (size_t c = 0; c < cands.size(); ++c) {
-            counts.push_back(cands[c]);
-            cross[c] = gb.crossing(parent, gb.ids(counts));
-            counts.pop_back();
-            if (least < 0 || cross[c] < least) least = cross[c];
-        }
-        const double tol = 1e-9 * std::max(1.0, least);
-        double bestF = -1;
-        std::vector<int> pick;
-        for (size_t c = 0; c < cands.size(); ++c) {
-            if (cross[c] > least + tol) continue;
-            std::vector<std::vector<int>> full = counts;
-            full.push_back(cands[c]);
-            if (!gb.complete(full, &reason)) continue;
-            const double f = gb.energy(full);
-            if (bestF < 0 || f < bestF - tol) {
-                bestF = f;
-                pick = cands[c];
-            }
-        }
-        if (pick.empty()) return fail(reason);
-        counts.push_back(pick);
+    while (counts.size() < gb.arity.size()) {
+        std::vector<int> pick = gb.pick_tier(counts, why);
+        if (pick.empty()) return {};
+        counts.push_back(std::move(pick));
     }
     if (shapes) {
         shapes->clear();

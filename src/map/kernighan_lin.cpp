@@ -170,7 +170,7 @@ private:
 void kl_passes(PlacementState &st, const NearNodes &near, const Deadline &dl) {
     KL kl(st, near);
     const double start = st.energy();
-    for (int pass = 0; pass < 100 && !dl.expired(); ++pass) {
+    for (int pass = 0; pass < kKl.max_passes && !dl.expired(); ++pass) {
         double gain = kl.pass(dl);
         if (gain <= 1e-9 * std::max(1.0, start)) break;
     }

@@ -253,6 +253,73 @@ void repair(const Problem &p, std::vector<int> &place) {
     }
 }
 
+// The symmetrized task graph in Scotch's arrays, with integer loads
+// (scaled so that loads times the machine's diameter fit Scotch's range).
+struct ScotchLoads {
+    std::vector<SCOTCH_Num> vert, edge, load;
+};
+
+ScotchLoads task_loads(const Graph &s, double diameter) {
+    const int n = s.n();
+    double total = 0, maxw = 0;
+    bool integral = true;
+    for (double x : s.weights()) {
+        if (x <= 0) continue;
+        total += x;
+        maxw = std::max(maxw, x);
+        if (x != std::floor(x)) integral = false;
+    }
+    const double limit = static_cast<double>(1 << 30) / diameter;
+    double scale = 1;
+    if (!integral || total > limit) scale = std::min(limit / std::max(total, 1.0), 1e6 / std::max(maxw, 1e-300));
+    ScotchLoads out;
+    out.vert.assign(static_cast<size_t>(n) + 1, 0);
+    out.edge.reserve(static_cast<size_t>(s.nedges()));
+    out.load.reserve(static_cast<size_t>(s.nedges()));
+    for (int v = 0; v < n; ++v) {
+        for (int64_t e = s.begin(v); e < s.end(v); ++e) {
+            if (s.weight(e) <= 0 || s.target(e) == v) continue;
+            out.edge.push_back(s.target(e));
+            out.load.push_back(static_cast<SCOTCH_Num>(std::max<long long>(1, std::llround(s.weight(e) * scale))));
+        }
+        if (out.edge.size() > static_cast<size_t>(INT_MAX))
+            throw Error("algorithm 'scotch': graph too large for 32-bit SCOTCH_Num", ErrorKind::Internal);
+        out.vert[v + 1] = static_cast<SCOTCH_Num>(out.edge.size());
+    }
+    return out;
+}
+
+// Scotch's terminal numbers turned into our nodes (on a torus: the network
+// node's coordinates, first dimension fastest, and a slot per task).
+std::vector<int> nodes_of_terminals(const Problem &p, const Machine &m, const std::vector<SCOTCH_Num> &term,
+                                    SCOTCH_Num terminals) {
+    const int n = p.g.n(), P = p.topo.size();
+    std::vector<int> place(n);
+    if (m.tree) {
+        for (int t = 0; t < n; ++t) {
+            if (term[t] < 0 || term[t] >= P) throw Error("algorithm 'scotch': bad terminal from Scotch", ErrorKind::Internal);
+            place[t] = term[t];
+        }
+        return place;
+    }
+    const int nd = p.topo.ndims();
+    const int net = static_cast<int>(m.net_dims.size());
+    std::vector<int> c(nd, 0);
+    std::vector<int> used(terminals, 0);  // slots handed out per network node
+    for (int t = 0; t < n; ++t) {
+        int x = term[t];
+        if (x < 0 || x >= terminals) throw Error("algorithm 'scotch': bad terminal from Scotch", ErrorKind::Internal);
+        const int net_node = x;
+        for (int k = 0; k < net; ++k) {  // Scotch: first dimension fastest
+            c[k] = x % m.net_dims[k];
+            x /= m.net_dims[k];
+        }
+        if (m.slots > 1) c[nd - 1] = used[net_node]++ % m.slots;
+        place[t] = p.topo.node_at(c.data());
+    }
+    return place;
+}
+
 } // namespace
 
 std::vector<int> map_scotch(const Problem &p) {
@@ -268,32 +335,8 @@ std::vector<int> map_scotch(const Problem &p) {
     check(arch.ok ? 0 : 1, "SCOTCH_archInit");
     const Machine m = build_arch(p.topo, &arch.a);
 
-    // Task graph with integer loads.
-    const Graph &s = p.sym;
-    double total = 0, maxw = 0;
-    bool integral = true;
-    for (double x : s.weights()) {
-        if (x <= 0) continue;
-        total += x;
-        maxw = std::max(maxw, x);
-        if (x != std::floor(x)) integral = false;
-    }
-    const double limit = static_cast<double>(1 << 30) / m.diameter;
-    double scale = 1;
-    if (!integral || total > limit) scale = std::min(limit / std::max(total, 1.0), 1e6 / std::max(maxw, 1e-300));
-    std::vector<SCOTCH_Num> vert(static_cast<size_t>(n) + 1, 0), edge, load;
-    edge.reserve(static_cast<size_t>(s.nedges()));
-    load.reserve(static_cast<size_t>(s.nedges()));
-    for (int v = 0; v < n; ++v) {
-        for (int64_t e = s.begin(v); e < s.end(v); ++e) {
-            if (s.weight(e) <= 0 || s.target(e) == v) continue;
-            edge.push_back(s.target(e));
-            load.push_back(static_cast<SCOTCH_Num>(std::max<long long>(1, std::llround(s.weight(e) * scale))));
-        }
-        if (edge.size() > static_cast<size_t>(INT_MAX))
-            throw Error("algorithm 'scotch': graph too large for 32-bit SCOTCH_Num", ErrorKind::Internal);
-        vert[v + 1] = static_cast<SCOTCH_Num>(edge.size());
-    }
+    ScotchLoads tl = task_loads(p.sym, m.diameter);
+    std::vector<SCOTCH_Num> &vert = tl.vert, &edge = tl.edge, &load = tl.load;
     ScotchGraph graph;
     check(graph.ok ? 0 : 1, "SCOTCH_graphInit");
     check(SCOTCH_graphBuild(&graph.g, 0, n, vert.data(), nullptr, nullptr, nullptr,
@@ -322,30 +365,7 @@ std::vector<int> map_scotch(const Problem &p) {
     std::vector<SCOTCH_Num> term(n, 0);
     check(SCOTCH_graphMap(&bound.g, &arch.a, &strat.s, term.data()), "SCOTCH_graphMap");
 
-    // Terminal numbers -> our nodes.
-    std::vector<int> place(n);
-    if (m.tree) {
-        for (int t = 0; t < n; ++t) {
-            if (term[t] < 0 || term[t] >= P) throw Error("algorithm 'scotch': bad terminal from Scotch", ErrorKind::Internal);
-            place[t] = term[t];
-        }
-    } else {
-        const int nd = p.topo.ndims();
-        const int net = static_cast<int>(m.net_dims.size());
-        std::vector<int> c(nd, 0);
-        std::vector<int> used(terminals, 0);  // slots handed out per network node
-        for (int t = 0; t < n; ++t) {
-            int x = term[t];
-            if (x < 0 || x >= terminals) throw Error("algorithm 'scotch': bad terminal from Scotch", ErrorKind::Internal);
-            const int net_node = x;
-            for (int k = 0; k < net; ++k) {  // Scotch: first dimension fastest
-                c[k] = x % m.net_dims[k];
-                x /= m.net_dims[k];
-            }
-            if (m.slots > 1) c[nd - 1] = used[net_node]++ % m.slots;
-            place[t] = p.topo.node_at(c.data());
-        }
-    }
+    std::vector<int> place = nodes_of_terminals(p, m, term, terminals);
     repair(p, place);
     return place;
 }

@@ -13,6 +13,8 @@ constexpr int kSmall = 1024;
 constexpr int kMedium = 4096;
 // Size classes of congestion (auto's own cost grows with N).
 constexpr int kCongestionMedium = 8192;
+// Size classes of the hierarchy mapper.
+constexpr int kHierMedium = 8192;
 
 } // namespace
 
@@ -70,5 +72,20 @@ GeometricContext geometric_preset(int n) {
 }
 
 DivideAnnealContext divide_anneal_preset() { return DivideAnnealContext{}; }
+
+GreedyContext greedy_preset() { return GreedyContext{}; }
+
+CartContext cart_preset() { return CartContext{}; }
+
+KwayContext kway_preset() { return KwayContext{}; }
+
+HierContext hier_preset(int n) {
+    HierContext c;
+    c.kway = kway_preset();
+    if (n <= kSmall) return c;
+    c.sweeps = n <= kHierMedium ? 300 : 150;
+    if (n > kHierMedium) c.outer_tries = 8;
+    return c;
+}
 
 } // namespace rankmap

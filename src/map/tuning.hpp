@@ -1,7 +1,8 @@
 // tuning.hpp -- the tuned numbers of the default pipeline, as data.
 //
 // One context per mapper family (annealing, band search, auto, congestion,
-// Kernighan-Lin, graph drawing, divide-and-conquer annealing), each field
+// Kernighan-Lin, graph drawing, divide-and-conquer annealing, greedy, the
+// Cartesian search, the hierarchy mapper on trees), each field
 // with its meaning and unit; named presets fill them by problem size.  The
 // algorithms read their numbers from here and hold no tuned literal of
 // their own.  doc/tuning.md gives every field's preset values and the
@@ -32,6 +33,8 @@ struct AnnealContext {
     double local_fraction = 0.9;          // share of proposals sent next to a partner's node
     double refine_sweeps_hot = 1000;      // anneal_refine / `anneal`: proposals per task from a hot start
     double refine_sweeps_cold = 300;      // ... from a cold start
+    double step_time_margin = 0.95;       // a beta step's proposals are cut to fit this share of the time left
+    int near_extra = 12;                  // near-node list: the node, its 2 x ndims neighbours and this many more (nodes)
 };
 
 // Translation-periodic band search (band.cpp: band_embedding).
@@ -109,6 +112,7 @@ struct KlContext {
     int partners_tried = 4;  // heaviest partners whose nodes are tried per task
     int near_tried = 7;      // nodes around each partner's node tried
     int stall_limit = 64;    // exchanges past the best prefix before a pass stops
+    int max_passes = 100;    // passes at most (a pass without gain stops earlier)
 };
 
 // Graph-drawing start (geometric.cpp: geometric_map).
@@ -116,6 +120,11 @@ struct GeometricContext {
     int pivots = 100;        // MDS pivots (at most N)
     int majorize_rounds = 50;  // stress-majorization rounds
     int rotations = 64;      // orientations of the drawing tried (the first axis-aligned)
+    double max_edge_length = 3;  // edge length in the drawing at most (x the length of a mean-weight edge)
+    int mds_iterations = 300;    // subspace iterations of the pivot MDS eigenvectors
+    int align_angles = 90;       // angles tried per axis pair when aligning the drawing (over a quarter turn)
+    int align_sweeps = 4;        // sweeps over all axis pairs when aligning the drawing
+    int min_tasks = 8;           // fewer tasks: no drawing (tasks)
 };
 
 // Divide-and-conquer annealing (divide_anneal.cpp).
@@ -123,6 +132,47 @@ struct DivideAnnealContext {
     double l_ratio = 0.85;       // l-ratio limit L when Options::l_ratio is 0
     size_t min_split = 16;       // subgraphs below this many tasks are annealed whole
     double time_share = 0.9;     // a subgraph's deadline share: this x its share of the tasks left
+};
+
+// Greedy placement (greedy.cpp: greedy_fill).
+struct GreedyContext {
+    int partners_tried = 4;        // heaviest mapped partners whose near nodes are tried
+    int search_found = 6;          // breadth-first search for room stops after this many nodes with room ...
+    size_t search_limit = 8192;    // ... or once this many nodes are queued (nodes)
+};
+
+// Search over structured grid embeddings (cartesian.cpp: best_grid_embedding).
+struct CartContext {
+    double work_budget = 2.5e7;    // edge evaluations: candidates = this / (N + E) ...
+    double min_candidates = 24;    // ... but at least this many ...
+    double max_candidates = 1000;  // ... and at most this many
+};
+
+// k-way refinement of a partition with exact part sizes (hier_kway.cpp).
+struct KwayContext {
+    int chain_passes = 8;           // ejection-chain passes per level at most (a pass without gain stops earlier)
+    int chain_moves = 10;           // moves in one ejection chain at most
+    int union_tries = 4;            // METIS seeds per union of parts
+    int coarse_part_divisor = 4;    // a coarse vertex holds at most 1/this of the largest part (tasks)
+    int coarsest_per_part = 2;      // coarsening stops at this many vertices per part
+    double min_coarsening = 0.9;    // ... or when a level keeps more than this share of the vertices
+    double min_cycle_gain = 3e-4;   // V-cycles stop when one lowers the cut by less than this share of it
+};
+
+// The hierarchy mapper on trees (hier.cpp: tree_refined_map, map_hier).
+struct HierContext {
+    int outer_tries = 16;           // METIS seeds per bisection of the outermost split
+    int inner_tries = 2;            // METIS seeds per bisection of inner splits, at most
+    int few_per_child = 2;          // splits of at most this many tasks per child: one seed
+    int extra_multisections = 2;    // multisections after the first, with half the outer tries each
+    double start_kl_share = 0.25;   // deadline share of KL on each multisection / Scotch start
+    double grid_kl_share = 0.2;     // deadline share of KL on the grid-block start
+    double sweeps = 400;            // cold chain length (proposals per task)
+    double cold_acceptance = 0.06;  // cold chain's initial acceptance (fraction)
+    double anneal_share = 0.85;     // deadline share of the cold chain
+    int node_group = 5;             // node-tier unions: this many neighbouring nodes re-partitioned together
+    int node_cycles = 12;           // node-tier V-cycles at most
+    KwayContext kway;               // the node-tier refinement's own settings
 };
 
 // Presets.  Size classes: small up to 1024 tasks, medium up to 4096 (auto)
@@ -139,5 +189,11 @@ CongestionContext congestion_preset(int n);
 KlContext kl_preset();
 GeometricContext geometric_preset(int n);
 DivideAnnealContext divide_anneal_preset();
+GreedyContext greedy_preset();
+CartContext cart_preset();
+KwayContext kway_preset();
+// The hierarchy mapper for N tasks (size classes: small up to 1024 tasks,
+// medium up to 8192, large above).
+HierContext hier_preset(int n);
 
 } // namespace rankmap
