@@ -12,7 +12,8 @@
 #                      Debian's 4.0.2-3+b1, so `apt-get install ./*.deb`
 #                      upgrades Debian's MPICH in place.
 # The build dependencies are installed with apt-get (as root), librankmap0 and
-# librankmap-dev from OUTDIR too (MPICH build-depends on them).  Takes about
+# librankmap-dev from OUTDIR too (MPICH build-depends on them), and removed
+# again at the end.  Takes about
 # an hour on 2 cores (MPICH's autogen, configure and build).  Writes OUTDIR/*.deb
 # and OUTDIR/build-debs.log.
 set -euo pipefail
@@ -28,7 +29,13 @@ version=$(sed -n 's/^AC_INIT(\[rankmap\], *\[\([^]]*\)\].*/\1/p' "$src/configure
 [ -n "$version" ] || die "no version in configure.ac"
 mkdir -p "$out"
 work=$(mktemp -d /var/tmp/rankmap-debs-XXXXXX)
-trap 'rm -rf "$work"' EXIT
+# leave the machine as it was: librankmap's packages are installed only for
+# MPICH's build, the build-dependency metapackages are removed
+cleanup() {
+  dpkg -r librankmap-dev librankmap0 rankmap-build-deps mpich-build-deps >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
 export DEBIAN_FRONTEND=noninteractive DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)"
 apt-get install -y -qq --no-install-recommends devscripts equivs dpkg-dev quilt >/dev/null ||
   die "apt-get install devscripts equivs dpkg-dev quilt failed"

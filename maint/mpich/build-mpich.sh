@@ -293,6 +293,15 @@ if [ "$prefix" != "$build_prefix" ]; then
       die "cannot relocate the wrappers to $prefix"
   fi
 fi
+# the wrappers of Debian's configuration add no run path (--with-wrapper-dl-type=none:
+# /usr/lib needs none); under a prefix, programs built with them find the
+# prefix's libmpich through a RUNPATH, so no LD_LIBRARY_PATH is needed
+if [ "$config" = vendor ]; then
+  for w in "$root"/bin/mpi*; do
+    [ -f "$w" ] && [ ! -L "$w" ] && grep -qs '^with_wrapper_dl_type=none$' "$w" || continue
+    sed -i 's/^with_wrapper_dl_type=none$/with_wrapper_dl_type=runpath/' "$w"
+  done
+fi
 # run paths: the libraries find each other and librankmap beside themselves,
 # the programs in ../lib, wherever the prefix is (libtool also recorded the
 # build prefix and the rankmap build tree's libdir, which must not leak)
