@@ -302,6 +302,23 @@ private:
 // ---- shared entry points (implemented in greedy.cpp / anneal.cpp /
 // kernighan_lin.cpp) ----------------------------------------------------
 
+// The placed partners of task t as (traffic, node) in `out`, the `count`
+// heaviest first (ties by the lower node); returns how many are sorted.
+inline size_t heaviest_partners(const PlacementState &st, int t, int count, std::vector<std::pair<double, int>> &out) {
+    const Graph &g = st.graph();
+    out.clear();
+    for (int64_t e = g.begin(t); e < g.end(t); ++e) {
+        const int pj = st.node_of(g.target(e));
+        if (pj >= 0) out.push_back({g.weight(e), pj});
+    }
+    const size_t np = std::min<size_t>(static_cast<size_t>(count), out.size());
+    std::partial_sort(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(np), out.end(),
+                      [](const auto &x, const auto &y) {
+                          return x.first > y.first || (x.first == y.first && x.second < y.second);
+                      });
+    return np;
+}
+
 // Greedy placement of the unplaced tasks among `tasks` into `st` (seed 000
 // heuristic, greatest-volume-to-mapped first).  Other placed tasks stay.
 void greedy_fill(PlacementState &st, const std::vector<int> &tasks, const NearNodes &near,

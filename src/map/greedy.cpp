@@ -80,17 +80,8 @@ class GreedyFill {
     // The cheapest node with room near t's heaviest placed partners, or
     // -1 (no placed partner, or no room nearby).
     int partner_node(int t) {
-        partners_.clear();
-        for (int64_t e = g_.begin(t); e < g_.end(t); ++e) {
-            const int pj = st_.node_of(g_.target(e));
-            if (pj >= 0) partners_.push_back({g_.weight(e), pj});
-        }
+        const size_t np = heaviest_partners(st_, t, gc_.partners_tried, partners_);
         if (partners_.empty()) return -1;
-        const size_t np = std::min<size_t>(static_cast<size_t>(gc_.partners_tried), partners_.size());
-        std::partial_sort(partners_.begin(), partners_.begin() + np, partners_.end(),
-                          [](const auto &a, const auto &b) {
-                              return a.first > b.first || (a.first == b.first && a.second < b.second);
-                          });
         if (++stamp_ == 0) {
             std::fill(seen_.begin(), seen_.end(), 0);
             stamp_ = 1;

@@ -47,17 +47,8 @@ public:
         Best best;
         int pa = st_.node_of(a);
         if (pa < 0) return best;
-        partners_.clear();
-        for (int64_t e = g_.begin(a); e < g_.end(a); ++e) {
-            int pj = st_.node_of(g_.target(e));
-            if (pj >= 0) partners_.push_back({g_.weight(e), pj});
-        }
+        const size_t np = heaviest_partners(st_, a, kKl.partners_tried, partners_);
         if (partners_.empty()) return best;
-        size_t np = std::min<size_t>(static_cast<size_t>(kKl.partners_tried), partners_.size());
-        std::partial_sort(partners_.begin(), partners_.begin() + np, partners_.end(),
-                          [](const auto &x, const auto &y) {
-                              return x.first > y.first || (x.first == y.first && x.second < y.second);
-                          });
         if (++stamp_ == 0) {
             std::fill(seen_.begin(), seen_.end(), 0);
             stamp_ = 1;
