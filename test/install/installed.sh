@@ -20,7 +20,7 @@ grep -q "^set root $p\$" "$p/share/modulefiles/rankmap/$v" 2>/dev/null ||
   { echo "FAIL the module file does not point to $p"; fail=1; }
 check "$p/lib/pkgconfig/rankmap.pc"
 if command -v pkg-config >/dev/null; then
-  flags=$(PKG_CONFIG_PATH=$p/lib/pkgconfig pkg-config --cflags --libs rankmap) &&
+  flags=$(PKG_CONFIG_PATH=$p/lib/pkgconfig pkg-config --cflags --libs rankmap | xargs) &&
     [ "$flags" = "-I$p/include -L$p/lib -lrankmap" ] && echo "ok   pkg-config rankmap: $flags" ||
     { echo "FAIL pkg-config rankmap: '$flags'"; fail=1; }
 fi

@@ -16,14 +16,17 @@
 # Some tests of MPICH 4.0.2 compare the topology communicator's ranks with the
 # caller's MPI_COMM_WORLD rank, which holds only when no rank moves:
 #   distgraph1, dgraph_unwgt  after MPI_Dist_graph_create(..., reorder=1)
-#   (and dgraph_unwgt's       (verify_comm / validate_dgraph use the world rank)
-#   Fortran twins)
+#   and dgraph_unwgt's        (verify_comm / validate_dgraph use the world rank)
+#   Fortran ports             (f77/f90/f08 dgraph_unwgtf*, dgraph_wgtf*: the
+#                             same validate_dgraph, with and without weights)
 #   cartshift1                after MPI_Cart_create(..., reorder=0), which is
 #                             right for reorder=0, so only the forced pass
 # They are reported as expected failures ("xfail") when they fail with
 # reordering and pass with MPIR_CVAR_RANKMAP_ENABLE=0; any other failure
-# fails the suite.  distgraph1 and dgraph_unwgt must then pass with
+# fails the suite.  The distributed-graph ones must then pass with
 # MPIR_CVAR_RANKMAP_DIST_GRAPH=0 (reordering on for everything else).
+# The Fortran programs are built with the build's mpifort, whose RUNPATH
+# makes them run on the patched libraries.
 stage=$1 root=$2 work=$3
 tree=$(cat "$stage/mpich-tree" 2>/dev/null)
 T=$tree/test/mpi
@@ -69,8 +72,8 @@ fails=0 total=0 mpich_fails="" xfails=""
 for suite in $suites; do
  mkdir -p "$suite"
  for pass in on forced; do
-  if [ $pass = on ]; then force=0; assumes_identity="distgraph1 dgraph_unwgt*"
-  else force=1; assumes_identity="distgraph1 dgraph_unwgt* cartshift1"; fi
+  if [ $pass = on ]; then force=0; assumes_identity="distgraph1 dgraph_unwgt* dgraph_wgtf*"
+  else force=1; assumes_identity="distgraph1 dgraph_unwgt* dgraph_wgtf* cartshift1"; fi
   while read -r name np rest; do
     case $name in ''|'#'*) continue ;; esac
     total=$((total + 1))
@@ -104,16 +107,18 @@ for suite in $suites; do
 done
 # the expected failures pass with MPIR_CVAR_RANKMAP_DIST_GRAPH=0, which keeps
 # MPICH's order for distributed graphs alone (reordering otherwise on)
-for name in distgraph1 dgraph_unwgt; do
+for t in topo/distgraph1 topo/dgraph_unwgt f77/topo/dgraph_unwgtf f77/topo/dgraph_wgtf \
+         f90/topo/dgraph_unwgtf90 f90/topo/dgraph_wgtf90 f08/topo/dgraph_unwgtf90 f08/topo/dgraph_wgtf90; do
+  [ -x "./$t" ] || continue
   total=$((total + 1))
   out=$(MPIR_CVAR_RANKMAP_DIST_GRAPH=0 MPIR_CVAR_RANKMAP_TOPOLOGY=torus:auto2 MPIR_CVAR_RANKMAP_MAPPING=random:7 \
-        "$root/bin/mpiexec" -n 4 "./topo/$name" </dev/null 2>&1)
+        "$root/bin/mpiexec" -n 4 "./$t" </dev/null 2>&1)
   if [ $? -eq 0 ] && echo "$out" | grep -q "No Errors"; then
-    echo "ok   topo/$name (np 4, on, MPIR_CVAR_RANKMAP_DIST_GRAPH=0)"
+    echo "ok   $t (np 4, on, MPIR_CVAR_RANKMAP_DIST_GRAPH=0)"
   else
-    echo "FAIL topo/$name with MPIR_CVAR_RANKMAP_DIST_GRAPH=0"; echo "$out" | head -10; fails=$((fails + 1))
+    echo "FAIL $t with MPIR_CVAR_RANKMAP_DIST_GRAPH=0"; echo "$out" | head -10; fails=$((fails + 1))
   fi
 done
 xn=$(echo $xfails | wc -w)
-echo "MPICH $suites, 2 passes (+2 runs with MPIR_CVAR_RANKMAP_DIST_GRAPH=0): $((total - fails - xn)) of $total runs passed${xfails:+; expected failures (assume identity order):$xfails}${mpich_fails:+; failing without the patches too:$mpich_fails}"
+echo "MPICH $suites, 2 passes (+ the distributed-graph tests with MPIR_CVAR_RANKMAP_DIST_GRAPH=0): $((total - fails - xn)) of $total runs passed${xfails:+; expected failures (assume identity order):$xfails}${mpich_fails:+; failing without the patches too:$mpich_fails}"
 [ $fails -eq 0 ]
