@@ -30,6 +30,7 @@ cache=${RANKMAP_CACHE_DIR:-/var/cache/rankmap}
 [ $cold = no ] || cache=$scratch/cache
 args=(--prefix /opt/rankmap --rankmap-build "$rmbuild" --rankmap-src "$src" --config "$config" --cache-dir "$cache")
 tree=$(bash "$src/maint/mpich/build-mpich.sh" "${args[@]}" --print-key)
+tree=$(readlink -f "$tree")
 if [ $cold = yes ]; then
   bash "$src/maint/mpich/build-mpich.sh" "${args[@]}" --destdir "$scratch/stage0" >/dev/null
 fi

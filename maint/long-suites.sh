@@ -59,6 +59,6 @@ case ${1:-} in
     [ "$have" = "$want" ] || {
       echo "FAIL: $record was recorded for inputs $have; the patch series or the broadcast tests changed ($want): run make check-long"
       exit 1; }
-    echo "PASS: long suites passed for these inputs ($result, $(sed -n 's/^- commit: //p' "$record"))" ;;
+    echo "PASS: long suites passed for these inputs ($result, $(sed -n 's/^> date: \(.*\) ·$/\1/p' "$record"))" ;;
   *) echo "usage: long-suites.sh run BUILD_DIR | check" >&2; exit 2 ;;
 esac
