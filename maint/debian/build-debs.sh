@@ -28,6 +28,9 @@ note() { echo "build-debs.sh: $*" >&2; }
 version=$(sed -n 's/^AC_INIT(\[rankmap\], *\[\([^]]*\)\].*/\1/p' "$src/configure.ac")
 [ -n "$version" ] || die "no version in configure.ac"
 mkdir -p "$out"
+rm -f "$out"/*.deb
+# the commit the packages are built from, for the result file (check-debs.sh)
+(cd "$src" && echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!bench/results' || echo -dirty)") >"$out/SOURCE"
 work=$(mktemp -d /var/tmp/rankmap-debs-XXXXXX)
 # leave the machine as it was: librankmap's packages are installed only for
 # MPICH's build, the build-dependency metapackages are removed

@@ -25,7 +25,7 @@ rc=${PIPESTATUS[0]}
 set -e
 bash "$src/maint/fresh-check.sh" --umount "$root"
 secs=$(( $(date +%s) - start ))
-commit=$(cd "$src" && git rev-parse --short HEAD)
+commit=$(cat "$debs/SOURCE" 2>/dev/null || (cd "$src" && git rev-parse --short HEAD))
 {
   echo "> date: $(date -u +%Y-%m-%d) ($(date -u +%H:%M) UTC) · commit: $commit ·"
   echo "> machine: $(nproc) cores, fresh Debian bookworm root (debootstrap --variant=minbase, chroot) ·"
