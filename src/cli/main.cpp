@@ -3,6 +3,7 @@
 //                [--algorithm A] [--seed S] [--time-limit SEC] [--out MAPFILE] [--json]
 //                [--format F] [--order XYZT] [--cart DIMS[:PERIODS]] [--strategy S]
 //                [--trace FILE] [--cache DIR | --no-cache] [-v]
+//                [--hosts FILE [--rank-order F] [--hostfile F] [--ompi-hostfile F] [--rankfile F]]
 //   rankmap eval --topology T (--graph G | --profile P ...) --mapping MAPFILE [--json] [--format F]
 //   rankmap gen  WORKLOAD --topology T [--tasks N] [--seed S] [--scramble] --out G
 //   rankmap plot matrix|placement|convergence ...   (python3 + matplotlib script)
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -41,6 +43,8 @@ const char *kUsage =
     "               [--time-limit SEC] [--out MAPFILE] [--json] [--format edges|metis|matrix]\n"
     "               [--order XYZT] [--cart DIMS[:PERIODS]] [--strategy default|quality|speed]\n"
     "               [--trace FILE] [--cache DIR | --no-cache] [-v]\n"
+    "               launch files: --hosts FILE (line k: host of node k) with --rank-order F (Cray),\n"
+    "               --hostfile F (MPICH Hydra), --ompi-hostfile F (Open MPI --map-by seq), --rankfile F\n"
     "               profiles: [--weights auto|count|volume] [--threshold BYTES] (default 16384)\n"
     "               cache: --cache DIR or $RANKMAP_WISDOM (unset: no cache)\n"
     "  rankmap eval --topology T (--graph G | --profile P) --mapping MAPFILE [--json] [--format F]\n"
@@ -202,6 +206,143 @@ std::optional<CartGrid> parse_cart(const std::string &s) {
     return g;
 }
 
+// ---- launch-time placement: the placement in the forms launchers read ------
+
+// Line k of --hosts names machine node k (the topology's node order); '#'
+// starts a comment and blank lines are skipped.  A name is one word of
+// letters, digits, '.', '-' and '_' (':' and blanks would change the meaning
+// of the files written from it); every node needs a different name.
+std::vector<std::string> read_hosts(const std::string &path, const Topology &topo) {
+    std::ifstream in(path);
+    if (!in) throw Error("--hosts '" + path + "': cannot open", ErrorKind::Io);
+    const int nnodes = topo.size();
+    std::vector<std::string> hosts;
+    std::map<std::string, std::pair<int, long>> first;  // name -> (node, line)
+    std::string line;
+    long lineno = 0;
+    while (std::getline(in, line)) {
+        ++lineno;
+        auto hash = line.find('#');
+        if (hash != std::string::npos) line.resize(hash);
+        std::string name = trim(line);
+        if (name.empty()) continue;
+        auto bad = name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_");
+        if (bad != std::string::npos)
+            throw Error(where(path, lineno) + "expected one host name per line, found '" + name + "' ('" +
+                        std::string(1, name[bad]) + "' is not a letter, digit, '.', '-' or '_')");
+        if (static_cast<int>(hosts.size()) == nnodes)
+            throw Error(where(path, lineno) + "more host names than the " + std::to_string(nnodes) + " nodes of " +
+                        topo.describe());
+        auto seen = first.find(name);
+        if (seen != first.end())
+            throw Error(where(path, lineno) + "host '" + name + "' already names node " +
+                        std::to_string(seen->second.first) + " at line " + std::to_string(seen->second.second) +
+                        " (one line per node)");
+        first[name] = {static_cast<int>(hosts.size()), lineno};
+        hosts.push_back(name);
+    }
+    if (static_cast<int>(hosts.size()) < nnodes)
+        throw Error("--hosts '" + path + "': " + std::to_string(hosts.size()) + " host names (to line " +
+                    std::to_string(lineno) + ") for the " + std::to_string(nnodes) + " nodes of " + topo.describe() +
+                    ": line k names node k");
+    return hosts;
+}
+
+void write_text(const std::string &option, const std::string &path, const std::string &text) {
+    std::ofstream out(path);
+    if (!out) throw Error("--" + option + " '" + path + "': cannot open for writing", ErrorKind::Io);
+    out << text;
+    out.flush();
+    if (!out) throw Error("--" + option + " '" + path + "': write failed", ErrorKind::Io);
+}
+
+// The host names for the launch files, read before mapping so a bad --hosts
+// fails at once; empty when no launch file is asked for.
+std::vector<std::string> launch_hosts(const Args &a, const Topology &topo) {
+    static const char *kinds[] = {"rank-order", "hostfile", "ompi-hostfile", "rankfile"};
+    bool any = false;
+    for (auto *k : kinds) any |= a.has(k);
+    if (!any) {
+        if (a.has("hosts"))
+            throw UsageError("--hosts goes with --rank-order, --hostfile, --ompi-hostfile or --rankfile");
+        return {};
+    }
+    if (!a.has("hosts"))
+        throw UsageError("--rank-order, --hostfile, --ompi-hostfile and --rankfile need --hosts FILE "
+                         "(line k: the host name of node k)");
+    return read_hosts(a.get("hosts"), topo);
+}
+
+// Writes the files of --rank-order, --hostfile, --ompi-hostfile and
+// --rankfile for place[r] = node of rank r, and prints on stderr, for each,
+// the line that launches with it.  Slot s of a node is its s-th rank in
+// rank order (the slot column of the mapfile).
+void write_launch_files(const Args &a, const Topology &topo, const std::vector<std::string> &hosts,
+                        const std::vector<int> &place) {
+    if (hosts.empty()) return;
+    const int n = static_cast<int>(place.size());
+    std::vector<std::vector<int>> ranks_of(topo.size());
+    for (int r = 0; r < n; ++r) ranks_of[place[r]].push_back(r);
+    const std::string N = std::to_string(n);
+
+    if (a.has("rank-order")) {
+        // Cray MPICH (MPICH_RANK_REORDER_METHOD=3): the i-th listed rank
+        // takes the i-th launch slot, slots filled node by node with the same
+        // number of ranks on every node; one line per node.
+        const size_t per_node = ranks_of[0].size();
+        for (int v = 0; v < topo.size(); ++v)
+            if (ranks_of[v].size() != per_node)
+                throw Error("--rank-order: node " + std::to_string(v) + " (" + hosts[v] + ") holds " +
+                            std::to_string(ranks_of[v].size()) + " ranks and node 0 (" + hosts[0] + ") " +
+                            std::to_string(per_node) + "; Cray fills every node with the same number of ranks (" +
+                            N + " tasks on " + std::to_string(topo.size()) + " nodes)");
+        std::ostringstream o;
+        for (auto &rs : ranks_of) {
+            for (size_t i = 0; i < rs.size(); ++i) o << (i ? "," : "") << rs[i];
+            o << "\n";
+        }
+        write_text("rank-order", a.get("rank-order"), o.str());
+        std::fprintf(stderr,
+                     "rankmap: wrote %s (Cray rank order); launch: MPICH_RANK_REORDER_METHOD=3 "
+                     "MPICH_RANK_REORDER_FILE=%s srun -n %d --ntasks-per-node=%zu ./app, on the nodes of %s in "
+                     "that order\n",
+                     a.get("rank-order").c_str(), a.get("rank-order").c_str(), n, per_node, a.get("hosts").c_str());
+    }
+    if (a.has("hostfile")) {
+        // Hydra: each "host:k" line takes the next k ranks, so one line per
+        // run of consecutive ranks on one node puts rank r on place[r].
+        std::ostringstream o;
+        for (int r = 0; r < n;) {
+            int e = r;
+            while (e < n && place[e] == place[r]) ++e;
+            o << hosts[place[r]] << ":" << (e - r) << "\n";
+            r = e;
+        }
+        write_text("hostfile", a.get("hostfile"), o.str());
+        std::fprintf(stderr, "rankmap: wrote %s (Hydra host file); launch: mpiexec -f %s -n %d ./app\n",
+                     a.get("hostfile").c_str(), a.get("hostfile").c_str(), n);
+    }
+    if (a.has("ompi-hostfile")) {
+        // Open MPI's sequential mapper: line r is the host of rank r.
+        std::ostringstream o;
+        for (int r = 0; r < n; ++r) o << hosts[place[r]] << "\n";
+        write_text("ompi-hostfile", a.get("ompi-hostfile"), o.str());
+        std::fprintf(stderr,
+                     "rankmap: wrote %s (Open MPI host file, one line per rank); launch: mpirun --hostfile %s "
+                     "--map-by seq -n %d ./app\n",
+                     a.get("ompi-hostfile").c_str(), a.get("ompi-hostfile").c_str(), n);
+    }
+    if (a.has("rankfile")) {
+        // Open MPI rankfile: the host and the slot (logical core) of every rank.
+        std::ostringstream o;
+        std::vector<int> used(topo.size(), 0);
+        for (int r = 0; r < n; ++r) o << "rank " << r << "=" << hosts[place[r]] << " slot=" << used[place[r]]++ << "\n";
+        write_text("rankfile", a.get("rankfile"), o.str());
+        std::fprintf(stderr, "rankmap: wrote %s (Open MPI rankfile); launch: mpirun --rankfile %s -n %d ./app\n",
+                     a.get("rankfile").c_str(), a.get("rankfile").c_str(), n);
+    }
+}
+
 int cmd_map(const Args &a) {
     auto topo = parse_topology(a.need("topology"));
     std::vector<Extra> extras;
@@ -222,6 +363,7 @@ int cmd_map(const Args &a) {
             throw Error("--cart " + a.get("cart") + " has " + std::to_string(n) + " tasks but the graph has " +
                         std::to_string(g.n()));
     }
+    const std::vector<std::string> hosts = launch_hosts(a, *topo);
     if (a.has("cache") && a.has("no-cache")) throw UsageError("--cache and --no-cache exclude each other");
     if (a.has("cache") && a.get("cache").empty()) throw UsageError("--cache needs a directory");
     const std::string cache_dir = a.has("no-cache") ? "" : a.has("cache") ? a.get("cache") : cache_dir_from_env();
@@ -236,6 +378,7 @@ int cmd_map(const Args &a) {
     CachedMapping m = map_with_cache(g, *topo, alg, o, grid, cache_dir, a.has("trace") ? &trace : nullptr,
                                      progress, warn);
     if (a.has("out")) write_mapfile(*topo, a.get("out"), m.entry.place);
+    write_launch_files(a, *topo, hosts, m.entry.place);
     if (a.has("trace")) {
         std::FILE *f = std::fopen(a.get("trace").c_str(), "w");
         if (!f) throw Error("trace file '" + a.get("trace") + "': cannot open for writing", ErrorKind::Io);

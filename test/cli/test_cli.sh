@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# CLI behaviour: map/eval/gen round trip, JSON fields, and bad input giving
-# a clear message and a non-zero exit (never a crash).
+# CLI behaviour: map/eval/gen round trip, JSON fields, the launch files of
+# `map --hosts`, and bad input giving a clear message and a non-zero exit
+# (never a crash).
 # usage: test_cli.sh RANKMAP_BINARY FIXTURE_DIR
 set -u
 rm_bin=$1
@@ -48,6 +49,68 @@ expect_error "needs --topology" map --graph "$tmp/c1.edges"
 expect_error "unknown workload" gen cubic7 --topology torus:2x2 --out "$tmp/x.edges"
 expect_error "--seed" map --topology torus:4x4x4 --graph "$tmp/c1.edges" --seed -4
 expect_error "cannot open" map --topology torus:2x2 --graph "$tmp/none.edges"
+
+# 3. launch files (--hosts with --rank-order/--hostfile/--ompi-hostfile/--rankfile):
+# every file is checked against the mapfile of the same run.  check_launch
+# TOPOLOGY GRAPH NAME: maps with all four files, then derives from the
+# mapfile (node = x * ny + y on a 2-D torus of 2x2) what each must hold.
+printf 'h0\nh1  # comment\n\nh2\nh3\n' >"$tmp/hosts"
+check_launch() {
+  local topo=$1 graph=$2 name=$3 d=$tmp/$3
+  mkdir -p "$d"
+  if ! "$rm_bin" map --topology "$topo" --graph "$graph" --algorithm random --seed 5 --out "$d/map" \
+       --hosts "$tmp/hosts" --rank-order "$d/ro" --hostfile "$d/hy" --ompi-hostfile "$d/om" --rankfile "$d/rf" \
+       >"$d/out" 2>"$d/err"; then bad "$name: map with launch files failed: $(cat "$d/err")"; return; fi
+  # the host of every rank, from the mapfile and the hosts file (h<node>)
+  awk '!/^#/ && NF { print "h" ($1 * 2 + $2) }' "$d/map" >"$d/want-host"
+  # its slot: how many lower ranks share its node
+  awk '!/^#/ && NF { v = $1 * 2 + $2; print "h" v, n[v]++ }' "$d/map" >"$d/want-slot"
+  [ "$(wc -l <"$d/want-host")" -gt 0 ] && ok || bad "$name: empty mapfile"
+  cmp -s "$d/om" "$d/want-host" && ok || bad "$name: --ompi-hostfile line r is not the host of rank r"
+  awk -F: '{ for (i = 0; i < $2; i++) print $1 }' "$d/hy" | cmp -s - "$d/want-host" && ok ||
+    bad "$name: --hostfile host:k lines do not put rank r on its node: $(tr '\n' ' ' <"$d/hy")"
+  awk '$1 != "rank" || NF != 3 || $3 !~ /^slot=[0-9]+$/ { exit 1 }
+       { split($2, a, "="); if (a[1] != NR - 1) exit 1; sub(/^slot=/, "", $3); print a[2], $3 }' "$d/rf" >"$d/got-slot" &&
+    cmp -s "$d/got-slot" "$d/want-slot" && ok ||
+    bad "$name: --rankfile is not 'rank r=host slot=s' in rank order with the mapfile's nodes"
+  # rank order: line k lists, ascending, the ranks whose node is k
+  awk '{ v = substr($1, 2); r[v] = r[v] (r[v] == "" ? "" : ",") (NR - 1) } END { for (k = 0; k < 4; k++) print r[k] }' \
+    "$d/want-host" | cmp -s - "$d/ro" && ok || bad "$name: --rank-order lines are not the ranks of node k: $(tr '\n' ' ' <"$d/ro")"
+  for launch in "launch: MPICH_RANK_REORDER_METHOD=3 MPICH_RANK_REORDER_FILE=$d/ro" "launch: mpiexec -f $d/hy" \
+                "launch: mpirun --hostfile $d/om --map-by seq" "launch: mpirun --rankfile $d/rf"; do
+    grep -qF -- "$launch" "$d/err" && ok || bad "$name: stderr lacks '$launch'"
+  done
+}
+check_launch torus:2x2 "$fx/ring-4.edges" one-per-node
+"$rm_bin" gen cubic1 --topology torus:2x2:slots=2 --tasks 8 --grid 2x2x2 --out "$tmp/c8.edges" 2>/dev/null && ok || bad "gen 8 tasks"
+check_launch torus:2x2:slots=2 "$tmp/c8.edges" two-slots
+grep -q ' slot=1$' "$tmp/two-slots/rf" && ok || bad "two-slots: no rank has slot 1"
+# 6 tasks on 4 nodes of 2 slots: Hydra's file works, Cray's needs equal nodes
+"$rm_bin" gen cubic1 --topology torus:2x2:slots=2 --tasks 6 --grid 3x2 --out "$tmp/c6.edges" 2>/dev/null && ok || bad "gen 6 tasks"
+"$rm_bin" map --topology torus:2x2:slots=2 --graph "$tmp/c6.edges" --hosts "$tmp/hosts" --hostfile "$tmp/c6.hy" >/dev/null 2>&1 &&
+  [ "$(awk -F: '{ s += $2 } END { print s }' "$tmp/c6.hy")" = 6 ] && ok || bad "6 tasks: --hostfile does not hold 6 ranks"
+expect_error "Cray fills every node with the same number of ranks" \
+  map --topology torus:2x2:slots=2 --graph "$tmp/c6.edges" --hosts "$tmp/hosts" --rank-order "$tmp/c6.ro"
+# bad --hosts files: the file and line, or the count
+printf 'h0\nh1\nh2\n' >"$tmp/hosts-short"
+expect_error "hosts-short': 3 host names (to line 3) for the 4 nodes" \
+  map --topology torus:2x2 --graph "$fx/ring-4.edges" --hosts "$tmp/hosts-short" --hostfile "$tmp/x"
+printf 'h0\nh1 extra\nh2\nh3\n' >"$tmp/hosts-two-words"
+expect_error "hosts-two-words:2: expected one host name per line, found 'h1 extra'" \
+  map --topology torus:2x2 --graph "$fx/ring-4.edges" --hosts "$tmp/hosts-two-words" --rankfile "$tmp/x"
+printf 'h0\nh1:2\nh2\nh3\n' >"$tmp/hosts-colon"
+expect_error "hosts-colon:2: expected one host name per line, found 'h1:2'" \
+  map --topology torus:2x2 --graph "$fx/ring-4.edges" --hosts "$tmp/hosts-colon" --hostfile "$tmp/x"
+printf 'h0\nh1\n\nh0\nh3\n' >"$tmp/hosts-dup"
+expect_error "hosts-dup:4: host 'h0' already names node 0 at line 1" \
+  map --topology torus:2x2 --graph "$fx/ring-4.edges" --hosts "$tmp/hosts-dup" --ompi-hostfile "$tmp/x"
+printf 'h0\nh1\nh2\nh3\nh4\n' >"$tmp/hosts-long"
+expect_error "hosts-long:5: more host names than the 4 nodes" \
+  map --topology torus:2x2 --graph "$fx/ring-4.edges" --hosts "$tmp/hosts-long" --rank-order "$tmp/x"
+expect_error "cannot open" map --topology torus:2x2 --graph "$fx/ring-4.edges" --hosts "$tmp/none" --hostfile "$tmp/x"
+expect_error "need --hosts" map --topology torus:2x2 --graph "$fx/ring-4.edges" --hostfile "$tmp/x"
+expect_error "--hosts goes with" map --topology torus:2x2 --graph "$fx/ring-4.edges" --hosts "$tmp/hosts"
+[ ! -e "$tmp/x" ] && ok || bad "a launch file was written although --hosts was bad"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
