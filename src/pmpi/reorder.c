@@ -325,6 +325,32 @@ static int reorder_collective(MPI_Comm comm, const char *what, int ntasks, rankm
     return rc;
 }
 
+/* Rank 0 of comm, with MPIR_CVAR_RANKMAP_VERBOSE: a topology call that keeps
+ * the order reports the F of the placement as launched (task r on the node
+ * of member r), to be compared with the F `rankmap map` printed for a
+ * launch-time placement.  Rank 0 alone, no communication.  Frees graph. */
+static void report_as_launched(MPI_Comm comm, const char *what, int ntasks,
+                               rankmap_graph_t graph, const char *why)
+{
+    comm_machine m;
+    rankmap_report rep;
+    char err[600];
+    int size = 0;
+    PMPI_Comm_size(comm, &size);
+    int *launched = malloc((size_t) ntasks * sizeof(int));
+    if (graph && launched && machine_build(comm, size, &m, err, sizeof(err)) == 0) {
+        for (int r = 0; r < ntasks; r++)
+            launched[r] = m.node_of_member[r];
+        if (rankmap_evaluate(m.topo, graph, launched, &rep) == RANKMAP_OK)
+            pmpi_say("%s: %d tasks, F %g (F_min %g), as launched (%s)", what, ntasks, rep.F,
+                     rep.F_min, why);
+        machine_free(&m);
+    }
+    free(launched);
+    if (graph)
+        rankmap_graph_free(graph);
+}
+
 static int hooks_apply(MPI_Comm comm, int ntasks)
 {
     int inter = 0, size = 0;
@@ -400,6 +426,34 @@ int MPI_Finalize(void)
 
 /* ---- MPI_Cart_create / MPI_Cart_map --------------------------------------------- */
 
+/* "MPI_Cart 4px4px4p": the grid in messages (p = periodic) */
+static void cart_what(char *what, size_t len, int ndims, const int dims[], const int periods[])
+{
+    int n = snprintf(what, len, "MPI_Cart ");
+    for (int i = 0; i < ndims && n < (int) len - 16; i++)
+        n += snprintf(what + n, len - (size_t) n, i ? "x%d%s" : "%d%s", dims[i],
+                      periods[i] ? "p" : "");
+}
+
+/* MPI_Cart_create keeping the order (reorder=0, or reordering off): the
+ * verbose report of the placement as launched, on rank 0 */
+static void cart_as_launched(MPI_Comm comm, int ndims, const int dims[], const int periods[],
+                             const char *why)
+{
+    int rank = 1, ntasks = 1;
+    PMPI_Comm_rank(comm, &rank);
+    if (rank != 0)
+        return;
+    for (int i = 0; i < ndims; i++)
+        ntasks *= dims[i];
+    char what[96];
+    cart_what(what, sizeof(what), ndims, dims, periods);
+    rankmap_graph_t graph = NULL;
+    if (rankmap_graph_cartesian(ndims, dims, periods, &graph) != RANKMAP_OK)
+        graph = NULL;
+    report_as_launched(comm, what, ntasks, graph, why);
+}
+
 static int cart_pair(MPI_Comm comm, int ndims, const int dims[], const int periods[], int pair[2])
 {
     int rank, ntasks = 1;
@@ -410,10 +464,7 @@ static int cart_pair(MPI_Comm comm, int ndims, const int dims[], const int perio
     rankmap_options opts;
     rankmap_options_init(&opts);
     char what[96];
-    int len = snprintf(what, sizeof(what), "MPI_Cart ");
-    for (int i = 0; i < ndims && len < (int) sizeof(what) - 16; i++)
-        len += snprintf(what + len, sizeof(what) - (size_t) len, i ? "x%d%s" : "%d%s", dims[i],
-                        periods[i] ? "p" : "");
+    cart_what(what, sizeof(what), ndims, dims, periods);
     if (rank == 0) {
         if (rankmap_graph_cartesian(ndims, dims, periods, &graph) != RANKMAP_OK)
             graph = NULL;
@@ -444,8 +495,11 @@ static int cart_applies(MPI_Comm comm, int ndims, const int dims[])
 int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
                     MPI_Comm *newcomm)
 {
-    if (!(reorder || pmpi_set.force) || !cart_applies(comm, ndims, dims))
+    if (!(reorder || pmpi_set.force) || !cart_applies(comm, ndims, dims)) {
+        if (pmpi_set.verbose && periods && cart_applies(comm, ndims, dims))
+            cart_as_launched(comm, ndims, dims, periods, reorder ? "reordering off" : "reorder=0");
         return PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm);
+    }
     int pair[2], rc;
     MPI_Comm ordered = MPI_COMM_NULL;
     if ((rc = cart_pair(comm, ndims, dims, periods, pair)) != MPI_SUCCESS ||
