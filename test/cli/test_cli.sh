@@ -85,6 +85,10 @@ check_launch torus:2x2 "$fx/ring-4.edges" one-per-node
 "$rm_bin" gen cubic1 --topology torus:2x2:slots=2 --tasks 8 --grid 2x2x2 --out "$tmp/c8.edges" 2>/dev/null && ok || bad "gen 8 tasks"
 check_launch torus:2x2:slots=2 "$tmp/c8.edges" two-slots
 grep -q ' slot=1$' "$tmp/two-slots/rf" && ok || bad "two-slots: no rank has slot 1"
+# with --json the report stays one JSON object: launch lines go to stderr
+"$rm_bin" map --topology torus:2x2 --graph "$fx/ring-4.edges" --json --hosts "$tmp/hosts" --hostfile "$tmp/j.hy" \
+  >"$tmp/j.json" 2>"$tmp/j.err" && python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/j.json" &&
+  grep -q "launch: mpiexec -f" "$tmp/j.err" && ok || bad "--json with --hostfile: stdout is not one JSON object"
 # 6 tasks on 4 nodes of 2 slots: Hydra's file works, Cray's needs equal nodes
 "$rm_bin" gen cubic1 --topology torus:2x2:slots=2 --tasks 6 --grid 3x2 --out "$tmp/c6.edges" 2>/dev/null && ok || bad "gen 6 tasks"
 "$rm_bin" map --topology torus:2x2:slots=2 --graph "$tmp/c6.edges" --hosts "$tmp/hosts" --hostfile "$tmp/c6.hy" >/dev/null 2>&1 &&
