@@ -148,11 +148,12 @@ for np in $sizes; do
     MPIR_CVAR_RANKMAP_WATCHDOG=20 MPIR_CVAR_RANKMAP_WATCHDOG_ACTION=abort
   same=$(same_thermo "$b" "$a")
   if [ $st -eq 124 ]; then what="hung: ended by \`timeout\` after $limit s"
+  elif grep -q 'WATCHDOG_ACTION=abort: exiting' "$work/$b.err"; then what="stopped by the plugin's watchdog (exit $st)"
   elif [ $st -ne 0 ]; then what="aborted (exit $st)"
   else what="completed"; fi
   fb=$(plugin_lines "$b" | sed -n 's/.*MPI_Cart [^:]*: [0-9]* tasks, F \([0-9.e+]*\) -> \([0-9.e+]*\) (F_min \([0-9.e+]*\)).*/\1 -> \2 (F_min \3)/p' | head -1)
   rows+=("| $np | (b) \`map cart/reorder\`, in-call reordering | $what | ${secs} s | $same | ${fb:-not reported} |")
-  while IFS= read -r l; do notes+=("- $np ranks (b): \`$l\`"); done < <(plugin_lines "$b" | grep -v 'address table' | head -4)
+  while IFS= read -r l; do notes+=("- $np ranks (b): \`$l\`"); done < <(plugin_lines "$b" | grep -v "address table" | head -3)
 
   # (c) in-call reordering off for lmp
   c=c-$np
@@ -185,7 +186,10 @@ for np in $sizes; do
   fd=$(plugin_lines "$d" | sed -n 's/.*MPI_Cart [^:]*: [0-9]* tasks, F \([0-9.e+]*\) (F_min.*as launched.*/\1/p' | head -1)
   if [ -n "$fd" ] && awk -v a="$fd" -v b="$fmap" 'BEGIN { exit !(a + 0 == b + 0) }'; then fok="= rankmap map's"
   else fok="differs from rankmap map's $fmap"; fail=1; fi
-  rows+=("| $np | (d) launch-time: \`rankmap map\` mapfile, \`map cart\` | $what | ${secs} s | $same | as launched ${fd:-not reported} (F_min $fmin), $fok |")
+  # F of the scrambled table: (c)'s "as launched", else (b)'s "F before ->"
+  fscr=$(echo "$fc" | sed -n 's/^\([0-9.e+]*\) .*/\1/p')
+  [ -n "$fscr" ] || fscr=$(echo "$fb" | sed -n 's/^\([0-9.e+]*\) -> .*/\1/p')
+  rows+=("| $np | (d) launch-time: \`rankmap map\` mapfile, \`map cart\` | $what | ${secs} s | $same | scrambled ${fscr:-?} -> as launched ${fd:-not reported} (F_min $fmin), $fok |")
   while IFS= read -r l; do notes+=("- $np ranks (d): \`$l\`"); done < <(plugin_lines "$d" | grep -v 'address table' | head -2)
   [ $st -eq 0 ] && [ "$same" = yes ] || fail=1
 done
@@ -207,7 +211,7 @@ dirty=$(cd "$src" && git status --porcelain --untracked-files=no 2>/dev/null | g
   printf '%s\n' "${rows[@]}"
   if [ ${#notes[@]} -gt 0 ]; then
     echo
-    echo "Plugin lines on stderr (rank 0):"
+    echo "Plugin lines on stderr (the first of each run):"
     echo
     printf '%s\n' "${notes[@]}"
   fi
