@@ -203,8 +203,10 @@ dirty=$(cd "$src" && git status --porcelain --untracked-files=no 2>/dev/null | g
   echo
   echo "World ranks scattered over the torus by \`MPIR_CVAR_RANKMAP_MAPPING=random:7\`"
   echo "in (b) and (c); (d) runs on the mapfile of \`rankmap map\`.  Time: wall"
-  echo "clock of \`mpiexec\`, ranks oversubscribed on the cores.  Thermo identical:"
-  echo "the Step/Temp/E_pair/E_mol/TotEng/Press lines equal those of (a) byte for byte."
+  echo "clock of \`mpiexec\`, one run each, ranks oversubscribed on cores other jobs"
+  echo "shared: a time says that a run ended, not which case is faster.  Thermo"
+  echo "identical: the Step/Temp/E_pair/E_mol/TotEng/Press lines equal those of (a)"
+  echo "byte for byte."
   echo
   echo "| ranks | case | result | time | thermo identical | F |"
   echo "|---|---|---|---|---|---|"
