@@ -9,6 +9,8 @@ writes into DIR/man3 and DIR/man7:
                        patches add, read by maint/gen-settings-doc.py: the
                        same text MPICH's extractcvars turns into MPI_T
                        descriptions and README.envvar, and doc/settings.md
+                       and the PMPI plugin's own settings (src/pmpi/settings.cvars,
+                       the same block format)
   MPIR_CVAR_*.7        one ".so" link per setting, so `man MPIR_CVAR_RANKMAP_TOPOLOGY` works
   MPIX_*.3             one page per MPIX function, from the /*@ ... @*/ blocks
                        of mpix_rankmap.h as patch 0002 adds it
@@ -175,6 +177,13 @@ def main():
             p = os.path.join(a.patches, n)
             cvars += [c for c in cvar_blocks(p) if "RANKMAP" in c["name"] or "TORUS" in c["name"]]
             docs += doc_blocks(p)
+        plugin = settings_parser().read_plugin()
+        for c in plugin:
+            for field in ("type", "default", "description"):
+                if not c.get(field):
+                    raise Bad("%s: %s has no %s" % (c["source"], c["name"], field))
+        known = set(c["name"] for c in cvars)
+        cvars += [c for c in plugin if c["name"] not in known]
     except (Bad, OSError) as e:
         sys.exit("gen-man.py: %s" % e)
     if not cvars or not docs:

@@ -8,7 +8,7 @@
 
 EXTRA_DIST += doc/man/rankmap.h2m maint/gen-man.py maint/rankmap.modulefile.in maint/rankmap.pc.in
 MAN_INPUTS = $(top_srcdir)/maint/gen-man.py $(top_srcdir)/maint/mpich/patches/series \
-	$(wildcard $(top_srcdir)/maint/mpich/patches/*.patch)
+	$(wildcard $(top_srcdir)/maint/mpich/patches/*.patch) $(top_srcdir)/src/pmpi/settings.cvars
 
 if HAVE_HELP2MAN
 man/man1/rankmap.1: rankmap$(EXEEXT) $(top_srcdir)/doc/man/rankmap.h2m

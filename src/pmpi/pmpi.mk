@@ -7,12 +7,14 @@
 #   rankmap-pmpi-smpi.o      SimGrid SMPI: one object built with smpicc, linked into
 #                            the program (smpicc builds programs as shared objects)
 # Tests: test/pmpi (CTest, compiles unmodified programs with each MPI's mpicc);
+# test/compat (programs that assume ranks do not move, issue 26);
 # overhead benchmark: bench/pmpi/run.sh.
 
 PMPI_REORDER_SOURCES = src/pmpi/reorder.c src/pmpi/table.c src/pmpi/table.h src/pmpi/chain.h \
-	src/pmpi/bcast.c src/coll/bcast_torus_mpi.c src/coll/bcast_torus_mpi.h
+	src/pmpi/bcast.c src/coll/bcast_torus_mpi.c src/coll/bcast_torus_mpi.h \
+	src/pmpi/safety.c src/pmpi/safety.h
 PMPI_PROFILE_SOURCES = src/pmpi/profile.c src/pmpi/chain.h
-EXTRA_DIST += src/pmpi/pmpi.mk test/pmpi bench/pmpi
+EXTRA_DIST += src/pmpi/pmpi.mk src/pmpi/settings.cvars test/pmpi test/compat bench/pmpi
 # pmpi_flavour(SELF,MPI_LIB,OTHER_MPI_LIB,OTHER_PLUGIN): what a build tells
 # about itself when preloaded into a program of another MPI (chain.h)
 pmpi_flavour = -DRANKMAP_PMPI_SELF='"$(1)"' -DRANKMAP_PMPI_FLAVOUR_LIB='"$(2)"' \
@@ -22,7 +24,7 @@ if HAVE_PMPI_MPICH
 lib_LTLIBRARIES += librankmap-pmpi.la librankmap-profile.la
 librankmap_pmpi_la_SOURCES = $(PMPI_REORDER_SOURCES)
 librankmap_pmpi_la_CPPFLAGS = $(AM_CPPFLAGS) $(PMPI_MPICH_CFLAGS) $(call pmpi_flavour,librankmap-pmpi.so,libmpich.so,libmpi.so.40,librankmap-pmpi-ompi.so)
-librankmap_pmpi_la_LIBADD = librankmap.la $(PMPI_MPICH_LIBS) -ldl
+librankmap_pmpi_la_LIBADD = librankmap.la $(PMPI_MPICH_LIBS) -lpthread -ldl
 librankmap_pmpi_la_LDFLAGS = -avoid-version -R$(libdir)
 librankmap_profile_la_SOURCES = $(PMPI_PROFILE_SOURCES)
 librankmap_profile_la_CPPFLAGS = $(AM_CPPFLAGS) $(PMPI_MPICH_CFLAGS) $(call pmpi_flavour,librankmap-profile.so,libmpich.so,libmpi.so.40,librankmap-profile-ompi.so)
@@ -34,7 +36,7 @@ if HAVE_PMPI_OPENMPI
 lib_LTLIBRARIES += librankmap-pmpi-ompi.la librankmap-profile-ompi.la
 librankmap_pmpi_ompi_la_SOURCES = $(PMPI_REORDER_SOURCES)
 librankmap_pmpi_ompi_la_CPPFLAGS = $(AM_CPPFLAGS) $(PMPI_OPENMPI_CFLAGS) $(call pmpi_flavour,librankmap-pmpi-ompi.so,libmpi.so.40,libmpich.so,librankmap-pmpi.so)
-librankmap_pmpi_ompi_la_LIBADD = librankmap.la $(PMPI_OPENMPI_LIBS) -ldl
+librankmap_pmpi_ompi_la_LIBADD = librankmap.la $(PMPI_OPENMPI_LIBS) -lpthread -ldl
 librankmap_pmpi_ompi_la_LDFLAGS = -avoid-version -R$(libdir)
 librankmap_profile_ompi_la_SOURCES = $(PMPI_PROFILE_SOURCES)
 librankmap_profile_ompi_la_CPPFLAGS = $(AM_CPPFLAGS) $(PMPI_OPENMPI_CFLAGS) $(call pmpi_flavour,librankmap-profile-ompi.so,libmpi.so.40,libmpich.so,librankmap-profile.so)
@@ -56,7 +58,7 @@ PMPI_SMPI_OBJS = src/pmpi/smpi-reorder.o src/pmpi/smpi-table.o src/pmpi/smpi-bca
 	src/pmpi/smpi-bcast_torus_mpi.o
 PMPI_SMPI_CC = $(SMPICC) -std=gnu99 -O2 $(WARN_FLAGS) -DRANKMAP_PMPI_NO_CHAIN -DRANKMAP_PMPI_SMPI \
 	$(DEFS) -I$(top_builddir) -I$(top_srcdir)/include -I$(top_srcdir)/src
-src/pmpi/smpi-%.o: $(top_srcdir)/src/pmpi/%.c $(top_srcdir)/src/pmpi/table.h \
+src/pmpi/smpi-%.o: $(top_srcdir)/src/pmpi/%.c $(top_srcdir)/src/pmpi/table.h $(top_srcdir)/src/pmpi/safety.h \
 		$(top_srcdir)/src/pmpi/chain.h $(top_srcdir)/include/rankmap.h \
 		$(top_srcdir)/src/coll/torus_bcast.h config.h
 	@$(MKDIR_P) src/pmpi

@@ -22,7 +22,10 @@
  *      grid) and the old rank that takes over its vertex, so all agree;
  *   4. PMPI_Comm_split(comm, 0, new rank) orders the processes and the MPI
  *      library's own constructor runs on the result with reorder=0.
- * MPIR_CVAR_RANKMAP_DIST_GRAPH=0 keeps the order of distributed graphs alone.
+ * MPIR_CVAR_RANKMAP_CART=0, _GRAPH=0 and _DIST_GRAPH=0 keep the order of one
+ * kind of call; MPIR_CVAR_RANKMAP_SKIP_PROGRAMS (or a program marked unsafe)
+ * of every kind.  After a reorder that moved ranks, safety.c watches for
+ * programs that assume ranks do not move (doc/compatibility.md).
  * As for MPI_Graph_create, the vertices of a reordered distributed graph are
  * ranks of the new communicator: the process with new rank v plays vertex v
  * (for the adjacent form, each process's lists are moved to the process
@@ -43,6 +46,7 @@
 #include <unistd.h>
 
 #include "pmpi/chain.h"
+#include "pmpi/safety.h"
 #include "pmpi/table.h"
 
 /* ---- rank 0: the machine of one communicator ----------------------------------- */
@@ -393,6 +397,7 @@ static int after_init(int rc)
         return MPI_ERR_OTHER;
     }
     pmpi_bcast_init();
+    pmpi_safety_init();
     return MPI_SUCCESS;
 }
 
@@ -419,8 +424,10 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 
 int MPI_Finalize(void)
 {
-    if (!pmpi_foreign)
+    if (!pmpi_foreign) {
+        pmpi_safety_finalize();
         pmpi_table_finalize();
+    }
     return chain_finalize((void *) MPI_Finalize);
 }
 
@@ -495,25 +502,30 @@ static int cart_applies(MPI_Comm comm, int ndims, const int dims[])
 int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
                     MPI_Comm *newcomm)
 {
-    if (!(reorder || pmpi_set.force) || !cart_applies(comm, ndims, dims)) {
+    if (!(reorder || pmpi_set.force) || !pmpi_set.cart || !cart_applies(comm, ndims, dims)) {
         if (pmpi_set.verbose && periods && cart_applies(comm, ndims, dims))
             cart_as_launched(comm, ndims, dims, periods, reorder ? "reordering off" : "reorder=0");
         return PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm);
     }
-    int pair[2], rc;
+    int pair[2], rc, rank;
     MPI_Comm ordered = MPI_COMM_NULL;
     if ((rc = cart_pair(comm, ndims, dims, periods, pair)) != MPI_SUCCESS ||
-        (rc = ordered_comm(comm, pair, &ordered, newcomm)) != MPI_SUCCESS ||
-        ordered == MPI_COMM_NULL)
+        (rc = ordered_comm(comm, pair, &ordered, newcomm)) != MPI_SUCCESS)
         return rc;
-    rc = PMPI_Cart_create(ordered, ndims, dims, periods, 0, newcomm);
-    PMPI_Comm_free(&ordered);
+    if (ordered != MPI_COMM_NULL) {
+        rc = PMPI_Cart_create(ordered, ndims, dims, periods, 0, newcomm);
+        PMPI_Comm_free(&ordered);
+    }
+    PMPI_Comm_rank(comm, &rank);
+    if (rc == MPI_SUCCESS) /* every process of comm: the safety net's count */
+        pmpi_safety_reordered("MPI_Cart_create", comm, *newcomm, rank, pair[0], ndims, dims,
+                              periods);
     return rc;
 }
 
 int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank)
 {
-    if (!cart_applies(comm, ndims, dims)) {
+    if (!pmpi_set.cart || !cart_applies(comm, ndims, dims)) {
 #ifdef RANKMAP_PMPI_SMPI
         /* SMPI 3.32 has no MPI_Cart_map: the identity map of the standard */
         int rank = 0;
@@ -528,9 +540,12 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
         return PMPI_Cart_map(comm, ndims, dims, periods, newrank);
 #endif
     }
-    int pair[2], rc = cart_pair(comm, ndims, dims, periods, pair);
-    if (rc == MPI_SUCCESS)
+    int pair[2], rank, rc = cart_pair(comm, ndims, dims, periods, pair);
+    if (rc == MPI_SUCCESS) {
         *newrank = pair[0];
+        PMPI_Comm_rank(comm, &rank);
+        pmpi_safety_reordered("MPI_Cart_map", comm, MPI_COMM_NULL, rank, pair[0], 0, NULL, NULL);
+    }
     return rc;
 }
 
@@ -562,26 +577,33 @@ static int graph_pair(MPI_Comm comm, int nnodes, const int indx[], const int edg
 int MPI_Graph_create(MPI_Comm comm, int nnodes, const int indx[], const int edges[], int reorder,
                      MPI_Comm *newcomm)
 {
-    if (!(reorder || pmpi_set.force) || !indx || !hooks_apply(comm, nnodes))
+    if (!(reorder || pmpi_set.force) || !pmpi_set.graph || !indx || !hooks_apply(comm, nnodes))
         return PMPI_Graph_create(comm, nnodes, indx, edges, reorder, newcomm);
-    int pair[2], rc;
+    int pair[2], rc, rank;
     MPI_Comm ordered = MPI_COMM_NULL;
     if ((rc = graph_pair(comm, nnodes, indx, edges, pair)) != MPI_SUCCESS ||
-        (rc = ordered_comm(comm, pair, &ordered, newcomm)) != MPI_SUCCESS ||
-        ordered == MPI_COMM_NULL)
+        (rc = ordered_comm(comm, pair, &ordered, newcomm)) != MPI_SUCCESS)
         return rc;
-    rc = PMPI_Graph_create(ordered, nnodes, indx, edges, 0, newcomm);
-    PMPI_Comm_free(&ordered);
+    if (ordered != MPI_COMM_NULL) {
+        rc = PMPI_Graph_create(ordered, nnodes, indx, edges, 0, newcomm);
+        PMPI_Comm_free(&ordered);
+    }
+    PMPI_Comm_rank(comm, &rank);
+    if (rc == MPI_SUCCESS)
+        pmpi_safety_reordered("MPI_Graph_create", comm, *newcomm, rank, pair[0], 0, NULL, NULL);
     return rc;
 }
 
 int MPI_Graph_map(MPI_Comm comm, int nnodes, const int indx[], const int edges[], int *newrank)
 {
-    if (!indx || !hooks_apply(comm, nnodes))
+    if (!pmpi_set.graph || !indx || !hooks_apply(comm, nnodes))
         return PMPI_Graph_map(comm, nnodes, indx, edges, newrank);
-    int pair[2], rc = graph_pair(comm, nnodes, indx, edges, pair);
-    if (rc == MPI_SUCCESS)
+    int pair[2], rank, rc = graph_pair(comm, nnodes, indx, edges, pair);
+    if (rc == MPI_SUCCESS) {
         *newrank = pair[0];
+        PMPI_Comm_rank(comm, &rank);
+        pmpi_safety_reordered("MPI_Graph_map", comm, MPI_COMM_NULL, rank, pair[0], 0, NULL, NULL);
+    }
     return rc;
 }
 
@@ -691,6 +713,11 @@ int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int d
     rc = PMPI_Dist_graph_create(ordered, n, sources, degrees, destinations, weights, info, 0,
                                 newcomm);
     PMPI_Comm_free(&ordered);
+    int rank = 0;
+    PMPI_Comm_rank(comm, &rank);
+    if (rc == MPI_SUCCESS)
+        pmpi_safety_reordered("MPI_Dist_graph_create", comm, *newcomm, rank, pair[0], 0, NULL,
+                              NULL);
     return rc;
 }
 
@@ -794,5 +821,8 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int source
                                              newcomm);
     free(owned);
     PMPI_Comm_free(&ordered);
+    if (rc == MPI_SUCCESS)
+        pmpi_safety_reordered("MPI_Dist_graph_create_adjacent", comm, *newcomm, rank, pair[0], 0,
+                              NULL, NULL);
     return rc;
 }

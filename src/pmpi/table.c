@@ -60,7 +60,7 @@ void pmpi_say(const char *fmt, ...)
  * it: an MPI_Init error written just before the abort can vanish.  Wait (at
  * most 5 s) until our stderr pipe has been read; on a terminal or a file there
  * is nothing to wait for. */
-static void stderr_drain(void)
+void pmpi_stderr_drain(void)
 {
     for (int i = 0; i < 500; i++) {
         int pending = 0;
@@ -173,6 +173,24 @@ static int settings_read(char *err, size_t errlen)
         bad |= parse_bool("BCAST", 0, &pmpi_set.bcast, err, errlen);
     if (!bad)
         bad |= parse_long("BCAST_MIN", 65536, 0, 0x7fffffffL, &pmpi_set.bcast_min, err, errlen);
+    /* in-call reordering and its safety net (safety.c) */
+    if (!bad)
+        bad |= parse_bool("CART", 1, &pmpi_set.cart, err, errlen);
+    if (!bad)
+        bad |= parse_bool("GRAPH", 1, &pmpi_set.graph, err, errlen);
+    s = env_setting("SKIP_PROGRAMS");
+    pmpi_set.skip_programs = s ? s : "";
+    if (!bad)
+        bad |= parse_long("WATCHDOG", 300, 0, 604800, &pmpi_set.watchdog, err, errlen);
+    s = env_setting("WATCHDOG_ACTION");
+    if (!bad && s && *s && strcasecmp(s, "warn") && strcasecmp(s, "abort")) {
+        snprintf(err, errlen, "MPIR_CVAR_RANKMAP_WATCHDOG_ACTION=\"%s\": expected warn or abort",
+                 s);
+        bad = -1;
+    }
+    pmpi_set.watchdog_abort = s && !strcasecmp(s, "abort");
+    if (!bad)
+        bad |= parse_bool("CHECK", 0, &pmpi_set.check, err, errlen);
     return bad ? -1 : 0;
 }
 
@@ -484,7 +502,7 @@ int pmpi_table_init(void)
         if (pmpi_set.strict) {
             if (pmpi_tab.world_rank == 0) {
                 pmpi_say("error: %s (MPIR_CVAR_RANKMAP_STRICT=1)", err);
-                stderr_drain();
+                pmpi_stderr_drain();
             }
             /* the message is out before any rank aborts the job */
             PMPI_Barrier(MPI_COMM_WORLD);

@@ -31,6 +31,13 @@ typedef struct pmpi_settings {
     int node_size;         /* MPIR_CVAR_RANKMAP_NODE_SIZE (0 = host names) */
     int bcast;             /* MPIR_CVAR_RANKMAP_BCAST (0): torus broadcast */
     long bcast_min;        /* MPIR_CVAR_RANKMAP_BCAST_MIN (65536 bytes) */
+    /* in-call reordering and its safety net (safety.c, doc/compatibility.md) */
+    int cart;                  /* MPIR_CVAR_RANKMAP_CART (1): MPI_Cart_create/_map reorder */
+    int graph;                 /* MPIR_CVAR_RANKMAP_GRAPH (1): MPI_Graph_create/_map reorder */
+    const char *skip_programs; /* MPIR_CVAR_RANKMAP_SKIP_PROGRAMS (""): no in-call reorder */
+    long watchdog;             /* MPIR_CVAR_RANKMAP_WATCHDOG (300 s, 0 = off) */
+    int watchdog_abort;        /* MPIR_CVAR_RANKMAP_WATCHDOG_ACTION (warn = 0, abort = 1) */
+    int check;                 /* MPIR_CVAR_RANKMAP_CHECK (0): partners of the first calls */
 } pmpi_settings;
 
 typedef struct pmpi_table {
@@ -55,6 +62,10 @@ void pmpi_table_finalize(void);
 
 /* bcast.c: after the table, in MPI_Init (MPIR_CVAR_RANKMAP_BCAST=1). */
 void pmpi_bcast_init(void);
+
+/* Waits (at most 5 s) until the launcher has read our stderr pipe, before
+ * the process ends on purpose. */
+void pmpi_stderr_drain(void);
 
 /* One line on stderr, prefixed "rankmap-pmpi: ". */
 void pmpi_say(const char *fmt, ...)

@@ -1,0 +1,60 @@
+/*
+ * safety.h -- the safety net of the PMPI reorder plugin (librankmap-pmpi),
+ * private to src/pmpi: programs that assume ranks do not move (issue 26,
+ * doc/compatibility.md).
+ *
+ * reorder.c calls pmpi_safety_init() after the address table,
+ * pmpi_safety_reordered() after every reorder (on every process of the
+ * parent communicator) and pmpi_safety_finalize() in MPI_Finalize; safety.c
+ * does the rest in its own wrappers (MPI_Comm_free, the point-to-point and
+ * collective calls).  The SimGrid build (RANKMAP_PMPI_SMPI) has no safety
+ * net: the hooks are empty there and the in-call settings still apply.
+ */
+#ifndef RANKMAP_PMPI_SAFETY_H
+#define RANKMAP_PMPI_SAFETY_H
+
+#include <mpi.h>
+
+#ifndef RANKMAP_PMPI_SMPI
+/* Collective over MPI_COMM_WORLD, after pmpi_table_init(): finds the
+ * program's name, applies MPIR_CVAR_RANKMAP_SKIP_PROGRAMS and the unsafe
+ * marker of the mapping cache, and makes every process agree on the in-call
+ * settings (pmpi_set.cart, .graph, .dist_graph). */
+void pmpi_safety_init(void);
+
+/* Collective over PARENT, on every process of it, after CALL reordered it:
+ * NEWCOMM is the new communicator (MPI_COMM_NULL for MPI_Cart_map and
+ * MPI_Graph_map and beyond the grid), OLDRANK/NEWRANK this process's ranks
+ * (NEWRANK MPI_UNDEFINED beyond the grid); NDIMS, DIMS, PERIODS describe a
+ * Cartesian grid (NDIMS 0 otherwise).  One allreduce counts the moved ranks. */
+void pmpi_safety_reordered(const char *call, MPI_Comm parent, MPI_Comm newcomm, int oldrank,
+                           int newrank, int ndims, const int dims[], const int periods[]);
+
+/* MPI_Finalize, before the MPI library's: the hint for reordered
+ * communicators never used; stops the watchdog. */
+void pmpi_safety_finalize(void);
+
+/* MPI_Bcast (bcast.c) calls these around its work: a blocking collective
+ * the watchdog watches and the tracking counts. */
+extern int pmpi_safety_armed;
+void pmpi_safety_enter(MPI_Comm comm, const char *call);
+void pmpi_safety_leave(void);
+#else
+static inline void pmpi_safety_init(void) {}
+static inline void pmpi_safety_reordered(const char *call, MPI_Comm parent, MPI_Comm newcomm,
+                                         int oldrank, int newrank, int ndims, const int dims[],
+                                         const int periods[])
+{
+    (void) call, (void) parent, (void) newcomm, (void) oldrank, (void) newrank, (void) ndims,
+        (void) dims, (void) periods;
+}
+static inline void pmpi_safety_finalize(void) {}
+#define pmpi_safety_armed 0
+static inline void pmpi_safety_enter(MPI_Comm comm, const char *call)
+{
+    (void) comm, (void) call;
+}
+static inline void pmpi_safety_leave(void) {}
+#endif
+
+#endif

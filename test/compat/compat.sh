@@ -1,0 +1,202 @@
+#!/bin/sh
+# compat.sh MODE BUILD_DIR SRC_DIR WORK_DIR
+# Programs that assume ranks do not move (issue 26, doc/compatibility.md)
+# under librankmap-pmpi and Debian's MPICH, 8 ranks on a 2x2x2 torus whose
+# mapfile scatters the world ranks (test/pmpi/torus-2x2x2-scrambled.map), so
+# the plugin moves ranks.  The programs (test/compat/*.c, *.f90) check what
+# they receive and print PASS or FAIL on rank 0:
+#   correct_cart     halo exchange on the Cartesian communicator (correct)
+#   ignored          the new communicator unused, exchange on MPI_COMM_WORLD (correct)
+#   cart_then_world  neighbours read from the new communicator, used on
+#                    MPI_COMM_WORLD after freeing it (LAMMPS; misuse)
+#   world_by_hand    neighbours computed from the MPI_COMM_WORLD rank, used on
+#                    the new communicator (misuse)
+# MODE:
+#   incall   in-call reordering: the correct programs reorder and pass; the
+#            misuse programs print the diagnosis and end (watchdog and
+#            MPIR_CVAR_RANKMAP_CHECK with MPIR_CVAR_RANKMAP_WATCHDOG_ACTION=abort)
+#   skip     MPIR_CVAR_RANKMAP_SKIP_PROGRAMS / MPIR_CVAR_RANKMAP_CART=0: the
+#            misuse programs pass; bad values of the new settings
+#   launch   launch-time placement: `rankmap map` of the grid writes a
+#            mapfile with a lower F than the scrambled one; run with it and
+#            in-call reordering off, the misuse programs pass
+#   wisdom   a diagnosis marks the program unsafe in $RANKMAP_WISDOM; the next
+#            run keeps MPI's order and says why
+#   fortran  the LAMMPS pattern and the correct one in Fortran (use mpi)
+# Every mpiexec runs under `timeout 120` only as a safety net: a case that
+# hangs fails instead of blocking the suite.
+mode=$1 build=$2 src=$3 work=$4
+t=$src/test/compat
+plugin=$build/.libs/librankmap-pmpi.so
+rankmap=$build/rankmap
+np=8
+mkdir -p "$work" || exit 1
+for tool in mpicc.mpich mpiexec.mpich; do
+  command -v $tool >/dev/null || { echo "$tool not found: test skipped"; exit 77; }
+done
+[ -f "$plugin" ] || { echo "FAIL: $plugin was not built"; exit 1; }
+
+scrambled=$src/test/pmpi/torus-2x2x2-scrambled.map
+LD_LIBRARY_PATH=$build/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+MPIR_CVAR_RANKMAP_TOPOLOGY=torus:2x2x2 MPIR_CVAR_RANKMAP_MAPPING=$scrambled
+export LD_LIBRARY_PATH MPIR_CVAR_RANKMAP_TOPOLOGY MPIR_CVAR_RANKMAP_MAPPING
+# the suite's own settings come from the command lines below only
+for v in $(env | sed -n 's/^\(MPIR_CVAR_RANKMAP_[A-Z_0-9]*\)=.*/\1/p'); do
+  case $v in MPIR_CVAR_RANKMAP_TOPOLOGY|MPIR_CVAR_RANKMAP_MAPPING) ;; *) unset $v ;; esac
+done
+unset RANKMAP_WISDOM
+
+build_c() {
+  mpicc.mpich -O2 -o "$work/$1" "$t/$1.c" || { echo "FAIL: mpicc.mpich could not build $1.c"; exit 1; }
+}
+
+# run WITH_PLUGIN(0/1) PROGRAM [VAR=VALUE...]: the program on np ranks
+run() {
+  with=$1 prog=$2; shift 2
+  if [ "$with" = 1 ]; then
+    env "$@" timeout 120 mpiexec.mpich -genv LD_PRELOAD "$plugin" -n $np "$work/$prog"
+  else
+    env "$@" timeout 120 mpiexec.mpich -n $np "$work/$prog"
+  fi
+}
+
+fail=0
+out=$work/out.txt err=$work/err.txt
+# expect NAME STATUS OUT_RE ERR_RE NOT_ERR_RE -- WITH PROGRAM [VAR=VALUE...]
+#   STATUS 0: exit 0; nonzero: any exit but 0 and 124 (the safety timeout);
+#   OUT_RE / ERR_RE: extended regexps stdout / stderr must match (each ';'-
+#   separated part), NOT_ERR_RE: stderr must not match ("" = no check)
+expect() {
+  name=$1 want=$2 outre=$3 errre=$4 noterr=$5; shift 6
+  run "$@" >"$out" 2>"$err"
+  st=$?
+  ok=1 why=""
+  case $want in
+    0) [ $st -eq 0 ] || { ok=0; why="exit $st, expected 0"; } ;;
+    *) { [ $st -ne 0 ] && [ $st -ne 124 ]; } || { ok=0; why="exit $st, expected an error exit before the safety timeout"; } ;;
+  esac
+  oldifs=$IFS IFS=';'
+  for re in $outre; do [ -z "$re" ] || grep -Eq "$re" "$out" || { ok=0; why="$why; stdout lacks /$re/"; }; done
+  for re in $errre; do [ -z "$re" ] || grep -Eq "$re" "$err" || { ok=0; why="$why; stderr lacks /$re/"; }; done
+  IFS=$oldifs
+  [ -z "$noterr" ] || ! grep -Eq "$noterr" "$err" || { ok=0; why="$why; stderr matches /$noterr/"; }
+  if grep -Eqi 'segmentation|core dumped|signal 11' "$err"; then ok=0; why="$why; crash"; fi
+  if [ $ok = 1 ]; then
+    echo "ok   $name: $(grep -E '^moved' "$out" | head -1)$(grep -m1 -o 'rankmap-pmpi: .\{0,100\}' "$err" | sed 's/^/ | /')"
+  else
+    echo "FAIL $name ($why)"
+    sed 's/^/  out: /' "$out" | head -10
+    sed 's/^/  err: /' "$err" | head -20
+    fail=1
+  fi
+}
+
+# diagnoses (stderr) and verdicts (stdout)
+FREED='MPI_Cart_create reordered [0-9]+ of 8 ranks and the program freed the new communicator without communicating on it; if it uses those ranks on MPI_COMM_WORLD it will hang'
+WAYS='Set MPIR_CVAR_RANKMAP_SKIP_PROGRAMS=[a-z_]+ \(or MPIR_CVAR_RANKMAP_CART=0\), or place ranks at launch \(rankmap map --hostfile, see doc/compatibility.md\)'
+WATCHED='rank [0-9]+ has waited [0-9]+ s in MPI_[A-Za-z_]+'
+LAMMPS='calls MPI_Sendrecv with partner [0-9]+ on MPI_COMM_WORLD, a rank it read from the communicator MPI_Cart_create reordered'
+BYHAND='grid neighbours? of its rank [0-9]+ of MPI_COMM_WORLD, not of its new rank [0-9]+: it computes neighbours from its old rank'
+HINT='hint: MPI_Cart_create reordered [0-9]+ of 8 ranks but the program never communicated on the new communicator'
+ANYLINE='rankmap-pmpi'
+MOVED='^moved [1-9][0-9]* of 8$'
+KEPT='^moved 0 of 8$'
+ABORT='MPIR_CVAR_RANKMAP_WATCHDOG_ACTION=abort'
+# a short watchdog that ends the job, for the misuse programs
+ENDS="MPIR_CVAR_RANKMAP_WATCHDOG=2 MPIR_CVAR_RANKMAP_WATCHDOG_ACTION=abort"
+
+for p in correct_cart ignored cart_then_world world_by_hand; do build_c $p; done
+
+case $mode in
+incall)
+  for p in correct_cart ignored cart_then_world world_by_hand; do
+    expect "$p without the plugin: ranks kept, right" 0 "$KEPT;^PASS$" "" "rankmap-pmpi" -- 0 $p
+  done
+  expect "correct_cart reordered: right, no diagnosis" 0 "$MOVED;^PASS$" "" "$ANYLINE" -- 1 correct_cart $ENDS
+  expect "correct_cart with the checks on: no diagnosis" 0 "$MOVED;^PASS$" "" "$ANYLINE" -- 1 correct_cart $ENDS MPIR_CVAR_RANKMAP_CHECK=1
+  expect "ignored reordered: right, one hint at MPI_Finalize" 0 "$MOVED;^PASS$" "$HINT" "will hang|hangs|has waited" -- 1 ignored $ENDS MPIR_CVAR_RANKMAP_CHECK=1
+  [ "$(grep -c 'rankmap-pmpi: hint' "$err")" = 1 ] || { echo "FAIL ignored: the hint is not printed exactly once"; fail=1; }
+  expect "cart_then_world, watchdog: diagnosis at MPI_Comm_free, then the stuck rank ends the job" x \
+    "" "$FREED. $WAYS;$WATCHED on MPI_COMM_WORLD.*$ABORT" "^PASS$" -- 1 cart_then_world $ENDS
+  [ "$(grep -c 'freed the new communicator' "$err")" = 1 ] || { echo "FAIL cart_then_world: the MPI_Comm_free diagnosis is not printed exactly once"; fail=1; }
+  expect "cart_then_world, MPIR_CVAR_RANKMAP_CHECK=1: diagnosed before the exchange" x \
+    "" "$LAMMPS.*$WAYS.*$ABORT" "$WATCHED" -- 1 cart_then_world $ENDS MPIR_CVAR_RANKMAP_CHECK=1 MPIR_CVAR_RANKMAP_WATCHDOG=60
+  expect "world_by_hand, watchdog: the stuck rank ends the job" x \
+    "" "$WATCHED on the communicator MPI_Cart_create made.*$WAYS.*$ABORT" "^PASS$" -- 1 world_by_hand $ENDS
+  expect "world_by_hand, MPIR_CVAR_RANKMAP_CHECK=1: diagnosed before the exchange" x \
+    "" "$BYHAND.*$WAYS.*$ABORT" "$WATCHED" -- 1 world_by_hand $ENDS MPIR_CVAR_RANKMAP_CHECK=1 MPIR_CVAR_RANKMAP_WATCHDOG=60
+  # a legitimate long wait: rank 0 sleeps before the exchange while its
+  # neighbours wait in MPI_Sendrecv; the default action only warns
+  expect "correct_cart, rank 0 slow, default watchdog action (warn): the line, the job completes" 0 \
+    "$MOVED;^PASS$" "$WATCHED.*raise MPIR_CVAR_RANKMAP_WATCHDOG" "$ABORT" -- \
+    1 correct_cart COMPAT_SLOW=5 MPIR_CVAR_RANKMAP_WATCHDOG=1 ;;
+skip)
+  for p in cart_then_world world_by_hand; do
+    expect "$p, MPIR_CVAR_RANKMAP_SKIP_PROGRAMS=lmp,$p: MPI's order, right" 0 "$KEPT;^PASS$" \
+      "is in MPIR_CVAR_RANKMAP_SKIP_PROGRAMS.*rankmap map --hostfile" "will hang|hangs|has waited|hint" -- \
+      1 $p "MPIR_CVAR_RANKMAP_SKIP_PROGRAMS=lmp, $p" MPIR_CVAR_RANKMAP_VERBOSE=1 $ENDS
+    expect "$p, MPIR_CVAR_RANKMAP_CART=0: MPI's order, right" 0 "$KEPT;^PASS$" "" "$ANYLINE" -- \
+      1 $p MPIR_CVAR_RANKMAP_CART=0 $ENDS
+  done
+  expect "correct_cart, another program skipped: still reordered" 0 "$MOVED;^PASS$" "" "$ANYLINE" -- \
+    1 correct_cart MPIR_CVAR_RANKMAP_SKIP_PROGRAMS=cart_then_world,world_by_hand
+  expect "correct_cart, MPIR_CVAR_RANKMAP_GRAPH=0: Cartesian still reordered" 0 "$MOVED;^PASS$" "" "$ANYLINE" -- \
+    1 correct_cart MPIR_CVAR_RANKMAP_GRAPH=0
+  for bad in WATCHDOG_ACTION=kill WATCHDOG=soon WATCHDOG=-1 CHECK=maybe CART=2 GRAPH=none; do
+    expect "bad MPIR_CVAR_RANKMAP_$bad: one warning naming it, MPI's order" 0 "$KEPT;^PASS$" \
+      "rankmap-pmpi: warning: MPIR_CVAR_RANKMAP_${bad%%=*}=\"${bad#*=}\": expected .*reordering disabled" "" -- \
+      1 correct_cart "MPIR_CVAR_RANKMAP_$bad"
+  done ;;
+launch)
+  [ -x "$rankmap" ] || { echo "FAIL: $rankmap was not built"; exit 1; }
+  "$rankmap" gen cubic1 --topology torus:2x2x2 --out "$work/grid.edges" >/dev/null 2>&1 &&
+    "$rankmap" map --topology torus:2x2x2 --graph "$work/grid.edges" --cart 2x2x2:111 \
+      --out "$work/grid.map" >/dev/null || { echo "FAIL: rankmap map"; exit 1; }
+  f_of() { "$rankmap" eval --topology torus:2x2x2 --graph "$work/grid.edges" --mapping "$1" --json |
+           sed -n 's/.*"F": *\([0-9.]*\).*/\1/p'; }
+  f_scr=$(f_of "$scrambled") f_map=$(f_of "$work/grid.map")
+  if [ -n "$f_scr" ] && [ -n "$f_map" ] && awk "BEGIN { exit !($f_map < $f_scr) }"; then
+    echo "ok   F of the grid: scrambled placement $f_scr, rankmap map's $f_map"
+  else
+    echo "FAIL F of the grid: scrambled '$f_scr', rankmap map's '$f_map' (expected lower)"; fail=1
+  fi
+  for p in cart_then_world world_by_hand correct_cart ignored; do
+    expect "$p placed at launch (mapfile of rankmap map), MPIR_CVAR_RANKMAP_CART=0: right" 0 "$KEPT;^PASS$" "" "$ANYLINE" -- \
+      1 $p MPIR_CVAR_RANKMAP_MAPPING="$work/grid.map" MPIR_CVAR_RANKMAP_CART=0 $ENDS
+  done ;;
+wisdom)
+  w=$work/wisdom
+  rm -rf "$w"
+  expect "cart_then_world with a mapping cache: diagnosed and marked unsafe" x \
+    "" "$LAMMPS.*marked unsafe in $w/unsafe/cart_then_world" "" -- \
+    1 cart_then_world RANKMAP_WISDOM="$w" MPIR_CVAR_RANKMAP_CHECK=1 $ENDS
+  if [ -f "$w/unsafe/cart_then_world" ] && grep -Eq "$LAMMPS" "$w/unsafe/cart_then_world"; then
+    echo "ok   marker $w/unsafe/cart_then_world holds the diagnosis"
+  else
+    echo "FAIL marker $w/unsafe/cart_then_world missing or without the diagnosis"; fail=1
+  fi
+  expect "cart_then_world, next run: the marker keeps MPI's order, right" 0 "$KEPT;^PASS$" \
+    "unsafe/cart_then_world marks this program unsafe.*rankmap map --hostfile" "will hang|hangs|has waited" -- \
+    1 cart_then_world RANKMAP_WISDOM="$w" MPIR_CVAR_RANKMAP_VERBOSE=1 $ENDS
+  expect "correct_cart with the same cache: still reordered" 0 "$MOVED;^PASS$" "" "$ANYLINE" -- \
+    1 correct_cart RANKMAP_WISDOM="$w" $ENDS
+  expect "correct_cart, rank 0 slow: a watchdog warning (action warn)" 0 "$MOVED;^PASS$" "$WATCHED" "" -- \
+    1 correct_cart RANKMAP_WISDOM="$w" COMPAT_SLOW=5 MPIR_CVAR_RANKMAP_WATCHDOG=1
+  [ ! -e "$w/unsafe/correct_cart" ] || { echo "FAIL a watchdog warning (action warn) marked correct_cart"; fail=1; } ;;
+fortran)
+  command -v mpif90.mpich >/dev/null || { echo "mpif90.mpich not found: test skipped"; exit 77; }
+  for p in correct_cart_f cart_then_world_f; do
+    mpif90.mpich -O2 -o "$work/$p" "$t/$p.f90" || { echo "FAIL: mpif90.mpich could not build $p.f90"; exit 1; }
+  done
+  expect "correct_cart_f without the plugin" 0 "$KEPT;^PASS$" "" "rankmap-pmpi" -- 0 correct_cart_f
+  expect "cart_then_world_f without the plugin" 0 "$KEPT;^PASS$" "" "rankmap-pmpi" -- 0 cart_then_world_f
+  expect "correct_cart_f reordered through MPICH's Fortran binding: right" 0 "$MOVED;^PASS$" "" "$ANYLINE" -- \
+    1 correct_cart_f $ENDS MPIR_CVAR_RANKMAP_CHECK=1
+  expect "cart_then_world_f: diagnosed, ends" x "" \
+    "calls MPI_Sendrecv with partner.*SKIP_PROGRAMS=cart_then_world_f.*$ABORT" "" -- \
+    1 cart_then_world_f $ENDS MPIR_CVAR_RANKMAP_CHECK=1
+  expect "cart_then_world_f, MPIR_CVAR_RANKMAP_SKIP_PROGRAMS: right" 0 "$KEPT;^PASS$" "" "$ANYLINE" -- \
+    1 cart_then_world_f MPIR_CVAR_RANKMAP_SKIP_PROGRAMS=cart_then_world_f $ENDS ;;
+*) echo "usage: compat.sh incall|skip|launch|wisdom|fortran BUILD_DIR SRC_DIR WORK_DIR"; exit 2 ;;
+esac
+exit $fail
