@@ -17,13 +17,6 @@
 #include "topology/mapfile.hpp"
 #include "topology/topology.hpp"
 
-struct rankmap_topology_s {
-    std::unique_ptr<rankmap::Topology> t;
-};
-struct rankmap_graph_s {
-    rankmap::Graph g;
-};
-
 namespace {
 thread_local std::string g_last_error;
 } // namespace

@@ -2,13 +2,24 @@
 // every file that defines a public C entry point (src/capi/capi.cpp,
 // src/discover/discover_capi.cpp): status codes, the thread-local message
 // behind rankmap_last_error(), and guarded(), which turns every exception
-// into a status code so that none crosses into C.
+// into a status code so that none crosses into C.  The handles' contents
+// are here too, for the C entry points outside capi.cpp (src/capi/glue.cpp).
 #pragma once
+#include <memory>
 #include <new>
 #include <string>
 
 #include "common/error.hpp"
+#include "graph/graph.hpp"
 #include "rankmap.h"
+#include "topology/topology.hpp"
+
+struct rankmap_topology_s {
+    std::unique_ptr<rankmap::Topology> t;
+};
+struct rankmap_graph_s {
+    rankmap::Graph g;
+};
 
 namespace rankmap::capi {
 

@@ -59,7 +59,7 @@ PMPI_SMPI_OBJS = src/pmpi/smpi-reorder.o src/pmpi/smpi-table.o src/pmpi/smpi-bca
 PMPI_SMPI_CC = $(SMPICC) -std=gnu99 -O2 $(WARN_FLAGS) -DRANKMAP_PMPI_NO_CHAIN -DRANKMAP_PMPI_SMPI \
 	$(DEFS) -I$(top_builddir) -I$(top_srcdir)/include -I$(top_srcdir)/src
 src/pmpi/smpi-%.o: $(top_srcdir)/src/pmpi/%.c $(top_srcdir)/src/pmpi/table.h $(top_srcdir)/src/pmpi/safety.h \
-		$(top_srcdir)/src/pmpi/chain.h $(top_srcdir)/include/rankmap.h \
+		$(top_srcdir)/src/pmpi/chain.h $(top_srcdir)/include/rankmap.h $(top_srcdir)/include/rankmap_glue.h \
 		$(top_srcdir)/src/coll/torus_bcast.h config.h
 	@$(MKDIR_P) src/pmpi
 	$(AM_V_CC)$(PMPI_SMPI_CC) -c -o $@ $<

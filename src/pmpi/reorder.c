@@ -14,10 +14,12 @@
  *      communicator's processes (the address table of table.c; a
  *      communicator that does not fill the machine evenly is mapped on the
  *      distance matrix of its own processes, up to MPIR_CVAR_RANKMAP_MAX_MATRIX
- *      processes) and turns the placement into ranks: new rank r goes to a
- *      process on node place[r], a process already holding r keeps it, the
- *      others lowest rank first; a placement that does not lower F keeps the
- *      current order;
+ *      processes) and turns the placement into ranks with rankmap_reorder_ranks()
+ *      (include/rankmap_glue.h, the glue meant for the patched MPICH too): rank 0
+ *      stays rank 0 (MPIR_CVAR_RANKMAP_KEEP_RANK0=0 frees it), new rank r
+ *      goes to a process on node place[r], a process already holding r
+ *      keeps it, the others lowest rank first; a placement that does not
+ *      lower F keeps the current order;
  *   3. one scatter gives every process its new rank (MPI_UNDEFINED beyond the
  *      grid) and the old rank that takes over its vertex, so all agree;
  *   4. PMPI_Comm_split(comm, 0, new rank) orders the processes and the MPI
@@ -48,6 +50,7 @@
 #include "pmpi/chain.h"
 #include "pmpi/safety.h"
 #include "pmpi/table.h"
+#include "rankmap_glue.h"
 
 /* ---- rank 0: the machine of one communicator ----------------------------------- */
 
@@ -55,7 +58,6 @@ typedef struct comm_machine {
     rankmap_topology_t topo; /* the global model, or a private distance matrix */
     int owned;               /* topo is private */
     int *node_of_member;     /* [size] */
-    int *first, *next;       /* members of each node, ascending */
 } comm_machine;
 
 static void machine_free(comm_machine *m)
@@ -63,8 +65,6 @@ static void machine_free(comm_machine *m)
     if (m->owned && m->topo)
         rankmap_topology_free(m->topo);
     free(m->node_of_member);
-    free(m->first);
-    free(m->next);
     memset(m, 0, sizeof(*m));
 }
 
@@ -118,7 +118,7 @@ static int machine_build(MPI_Comm comm, int size, comm_machine *m, char *why, si
 {
     int *mine = malloc((size_t) size * sizeof(int)), *world = malloc((size_t) size * sizeof(int));
     int *count = calloc((size_t) pmpi_tab.nnodes, sizeof(int));
-    int rc = -1, nnodes;
+    int rc = -1;
     MPI_Group g = MPI_GROUP_NULL, wg = MPI_GROUP_NULL;
     memset(m, 0, sizeof(*m));
     m->node_of_member = malloc((size_t) size * sizeof(int));
@@ -145,7 +145,6 @@ static int machine_build(MPI_Comm comm, int size, comm_machine *m, char *why, si
             even = 0;
     if (even) {
         m->topo = pmpi_tab.topo;
-        nnodes = pmpi_tab.nnodes;
     } else {
         if (size > pmpi_set.max_matrix) {
             snprintf(why, whylen,
@@ -156,19 +155,6 @@ static int machine_build(MPI_Comm comm, int size, comm_machine *m, char *why, si
         }
         if (machine_matrix(m, size, why, whylen) != 0)
             goto done;
-        nnodes = size;
-    }
-    m->first = malloc((size_t) nnodes * sizeof(int));
-    m->next = malloc((size_t) size * sizeof(int));
-    if (!m->first || !m->next) {
-        snprintf(why, whylen, "out of memory");
-        goto done;
-    }
-    for (int v = 0; v < nnodes; v++)
-        m->first[v] = -1;
-    for (int i = size - 1; i >= 0; i--) {
-        m->next[i] = m->first[m->node_of_member[i]];
-        m->first[m->node_of_member[i]] = i;
     }
     rc = 0;
 done:
@@ -190,51 +176,15 @@ static void identity_ranks(int size, int ntasks, int *new_of_member)
         new_of_member[i] = i < ntasks ? i : MPI_UNDEFINED;
 }
 
-/* place[r] = node of task r -> new_of_member[i] = task of member i. */
-static int placement_to_ranks(const comm_machine *m, int size, int ntasks, const int *place,
-                              int *new_of_member)
-{
-    char *taken = calloc((size_t) size, 1), *done = calloc((size_t) ntasks, 1);
-    int rc = 0;
-    if (!taken || !done) {
-        rc = -1;
-        goto out;
-    }
-    for (int i = 0; i < size; i++)
-        new_of_member[i] = MPI_UNDEFINED;
-    /* a member already on the node of its own task keeps its rank */
-    for (int r = 0; r < ntasks && r < size; r++)
-        if (m->node_of_member[r] == place[r]) {
-            new_of_member[r] = r;
-            taken[r] = done[r] = 1;
-        }
-    for (int r = 0; r < ntasks; r++) {
-        if (done[r])
-            continue;
-        int i = m->first[place[r]];
-        while (i >= 0 && taken[i])
-            i = m->next[i];
-        if (i < 0) { /* the mapper put more tasks on a node than it has members */
-            rc = -1;
-            goto out;
-        }
-        new_of_member[i] = r;
-        taken[i] = 1;
-    }
-out:
-    free(taken);
-    free(done);
-    return rc;
-}
-
-/* Rank 0: maps the graph and fills new_of_member[size] (identity on failure). */
+/* Rank 0: maps the graph and fills new_of_member[size] through the glue
+ * (identity on failure). */
 static void compute_ranks(MPI_Comm comm, int size, const char *what, int ntasks,
                           rankmap_graph_t graph, const rankmap_options *base,
                           int *new_of_member)
 {
     comm_machine m;
     char why[600] = "";
-    int *place = NULL, *before = NULL, ok = 0;
+    int ok = 0;
     rankmap_report rep, rep0;
 
     identity_ranks(size, ntasks, new_of_member);
@@ -245,51 +195,28 @@ static void compute_ranks(MPI_Comm comm, int size, const char *what, int ntasks,
     }
     if (machine_build(comm, size, &m, why, sizeof(why)) != 0)
         goto out;
-    place = malloc((size_t) ntasks * sizeof(int));
-    before = malloc((size_t) ntasks * sizeof(int));
-    if (!place || !before) {
-        snprintf(why, sizeof(why), "out of memory");
-        goto out;
-    }
     rankmap_options opts = *base;
     opts.algorithm = pmpi_set.algorithm;
     opts.seed = (uint64_t) pmpi_set.seed;
     opts.time_limit = pmpi_set.time_limit;
     opts.verbose = pmpi_set.verbose >= 2 ? 2 : 0;
-
-    /* the current order: task r on the node of member r */
-    for (int r = 0; r < ntasks; r++)
-        before[r] = m.node_of_member[r];
-    int have_before = rankmap_evaluate(m.topo, graph, before, &rep0) == RANKMAP_OK;
-    int rc = rankmap_map(m.topo, graph, &opts, place, &rep);
-    if (rc != RANKMAP_OK) {
-        snprintf(why, sizeof(why), "%s%s", rc == RANKMAP_ERR_TIMEOUT ? "timeout: " : "",
-                 rankmap_last_error());
+    if (rankmap_reorder_ranks(m.topo, graph, &opts, size, m.node_of_member, ntasks,
+                              pmpi_set.keep_rank0 ? 0 : RANKMAP_REORDER_FREE_RANK0,
+                              new_of_member, &rep0, &rep, why, sizeof(why)) != RANKMAP_OK)
         goto out;
-    }
-    if (placement_to_ranks(&m, size, ntasks, place, new_of_member) != 0) {
-        identity_ranks(size, ntasks, new_of_member);
-        snprintf(why, sizeof(why), "placement of %s does not fit the processes' nodes",
-                 rep.algorithm);
-        goto out;
-    }
-    if (have_before && rep.F >= rep0.F) {
-        /* no gain over the current order: every process keeps its rank */
-        identity_ranks(size, ntasks, new_of_member);
-        rep.F = rep0.F;
-        snprintf(rep.algorithm, sizeof(rep.algorithm), "identity (no gain)");
-    }
     ok = 1;
     if (pmpi_set.verbose)
-        pmpi_say("%s: %d tasks, F %g -> %g (F_min %g), %s, %.3f ms", what, ntasks,
-                 have_before ? rep0.F : -1.0, rep.F, rep.F_min, rep.algorithm,
-                 1e3 * rep.seconds);
+        pmpi_say("%s: %d tasks, F %g -> %g (F_min %g), %s, %.3f ms", what, ntasks, rep0.F, rep.F,
+                 rep.F_min, rep.algorithm, 1e3 * rep.seconds);
+    if (pmpi_set.verbose >= 2)
+        pmpi_say("%s: %s", what, why);
 out:
     if (!ok)
         pmpi_say("%s: reorder kept the identity order (%s)", what, why);
+    for (int i = 0; i < size; i++) /* the glue's -1: no rank in the new communicator */
+        if (new_of_member[i] < 0)
+            new_of_member[i] = MPI_UNDEFINED;
     machine_free(&m);
-    free(place);
-    free(before);
 }
 
 /* All ranks: rank 0 computes, everyone gets pair[0] = its new rank and

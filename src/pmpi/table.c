@@ -167,6 +167,8 @@ static int settings_read(char *err, size_t errlen)
         bad |= parse_bool("FORCE", 0, &pmpi_set.force, err, errlen);
     if (!bad)
         bad |= parse_bool("DIST_GRAPH", 1, &pmpi_set.dist_graph, err, errlen);
+    if (!bad)
+        bad |= parse_bool("KEEP_RANK0", 1, &pmpi_set.keep_rank0, err, errlen);
     if (!bad && !(bad |= parse_long("NODE_SIZE", 0, 0, 1 << 30, &v, err, errlen)))
         pmpi_set.node_size = (int) v;
     if (!bad)

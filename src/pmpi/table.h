@@ -28,6 +28,7 @@ typedef struct pmpi_settings {
     int max_matrix;        /* MPIR_CVAR_RANKMAP_MAX_MATRIX (1024) */
     int force;             /* MPIR_CVAR_RANKMAP_FORCE (0) */
     int dist_graph;        /* MPIR_CVAR_RANKMAP_DIST_GRAPH (1): distributed graphs reorder */
+    int keep_rank0;        /* MPIR_CVAR_RANKMAP_KEEP_RANK0 (1): rank 0 stays rank 0 */
     int node_size;         /* MPIR_CVAR_RANKMAP_NODE_SIZE (0 = host names) */
     int bcast;             /* MPIR_CVAR_RANKMAP_BCAST (0): torus broadcast */
     long bcast_min;        /* MPIR_CVAR_RANKMAP_BCAST_MIN (65536 bytes) */

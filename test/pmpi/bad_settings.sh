@@ -73,6 +73,8 @@ run "bad boolean" identity 'MPIR_CVAR_RANKMAP_FORCE="maybe"' \
   $T=torus:2x2x2 $M="$map" MPIR_CVAR_RANKMAP_FORCE=maybe
 run "bad boolean for distributed graphs" identity 'MPIR_CVAR_RANKMAP_DIST_GRAPH="sometimes"' \
   $T=torus:2x2x2 $M="$map" MPIR_CVAR_RANKMAP_DIST_GRAPH=sometimes
+run "bad boolean for rank 0" identity 'MPIR_CVAR_RANKMAP_KEEP_RANK0="perhaps"' \
+  $T=torus:2x2x2 $M="$map" MPIR_CVAR_RANKMAP_KEEP_RANK0=perhaps
 run "negative time limit" identity 'MPIR_CVAR_RANKMAP_TIME_LIMIT="-1"' \
   $T=torus:2x2x2 $M="$map" MPIR_CVAR_RANKMAP_TIME_LIMIT=-1
 run "unknown algorithm: the call keeps the identity with a warning" identity \

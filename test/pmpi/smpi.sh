@@ -36,14 +36,19 @@ plain=$work/topo_app-smpi-plain
 with=$work/topo_app-smpi-plugin
 smpicc -O2 -o "$plain" "$t/topo_app.c" 2>"$work/cc.err" ||
   { echo "FAIL: smpicc could not build topo_app.c"; cat "$work/cc.err"; exit 1; }
-smpicc -O2 -o "$with" "$t/topo_app.c" "$obj" -L"$build/.libs" -lrankmap -Wl,-rpath,"$build/.libs" 2>"$work/cc.err" ||
+# librankmap by its path, and preloaded under smpirun: smpicc puts
+# -L/usr/lib/x86_64-linux-gnu first and smpirun puts that directory first on
+# LD_LIBRARY_PATH, where an installed package's older librankmap would win
+# over the one built here
+lib=$build/.libs/librankmap.so
+smpicc -O2 -o "$with" "$t/topo_app.c" "$obj" "$lib" -Wl,-rpath,"$build/.libs" 2>"$work/cc.err" ||
   { echo "FAIL: smpicc could not link topo_app.c with $obj"; cat "$work/cc.err"; exit 1; }
 MPIR_CVAR_RANKMAP_TOPOLOGY=torus:4x4x2 MPIR_CVAR_RANKMAP_MAPPING=$map
 export MPIR_CVAR_RANKMAP_TOPOLOGY MPIR_CVAR_RANKMAP_MAPPING
 fail=0
 check() {
   name=$1; shift
-  smpirun -np 32 -platform "$plat" -hostfile "$hosts" --cfg=smpi/host-speed:1Gf "$@" >"$work/out" 2>"$work/err"
+  LD_PRELOAD=$lib smpirun -np 32 -platform "$plat" -hostfile "$hosts" --cfg=smpi/host-speed:1Gf "$@" >"$work/out" 2>"$work/err"
   st=$?
   if [ $st -eq 0 ] && grep -q ': PASS$' "$work/out"; then
     echo "ok   $name: $(grep '^moved' "$work/out")"
@@ -62,10 +67,10 @@ check "SMPI + plugin: a smaller 4x4 grid, the rest get MPI_COMM_NULL" \
   "$with" cart reorder "$map" 4x4x2 4x4
 # the torus broadcast through the plugin, on the simulated torus
 bapp=$work/bcast_app-smpi
-smpicc -O2 -o "$bapp" "$t/bcast_app.c" "$obj" -L"$build/.libs" -lrankmap -Wl,-rpath,"$build/.libs" 2>"$work/cc.err" ||
+smpicc -O2 -o "$bapp" "$t/bcast_app.c" "$obj" "$lib" -Wl,-rpath,"$build/.libs" 2>"$work/cc.err" ||
   { echo "FAIL: smpicc could not link bcast_app.c with $obj"; cat "$work/cc.err"; exit 1; }
 MPIR_CVAR_RANKMAP_BCAST=1 MPIR_CVAR_RANKMAP_VERBOSE=1 \
-  smpirun -np 32 -platform "$plat" -hostfile "$hosts" --cfg=smpi/host-speed:1Gf "$bapp" 32768 >"$work/out" 2>"$work/err"
+  LD_PRELOAD=$lib smpirun -np 32 -platform "$plat" -hostfile "$hosts" --cfg=smpi/host-speed:1Gf "$bapp" 32768 >"$work/out" 2>"$work/err"
 st=$?
 if [ $st -eq 0 ] && grep -q 'bcast_app: PASS' "$work/out" && grep -Eq 'MPI_Bcast on 32 ranks: (torus|mesh) broadcast schedule' "$work/err"; then
   echo "ok   SMPI + plugin: MPI_Bcast along the torus schedule delivers every byte"
