@@ -133,14 +133,16 @@ static int marker_path(const char *name, char *path, size_t len)
  * rename(), so concurrent writers leave one whole line); 1 if written. */
 static int mark_unsafe(const char *line, char *path, size_t len)
 {
-    char dir[PATH_MAX], tmp[PATH_MAX + 32];
+    char dir[PATH_MAX], tmp[PATH_MAX + 320];
     if (!marker_path(prog_exe, path, len))
         return 0;
     snprintf(dir, sizeof(dir), "%s", getenv("RANKMAP_WISDOM"));
     mkdir(dir, 0777);
     snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/unsafe");
     mkdir(dir, 0777);
-    snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long) getpid());
+    /* hidden, so a writer killed before rename() (the launcher ending the
+     * job) leaves no file that looks like a marker */
+    snprintf(tmp, sizeof(tmp), "%s/.%s.%ld.tmp", dir, prog_exe, (long) getpid());
     FILE *f = fopen(tmp, "w");
     if (!f)
         return 0;
