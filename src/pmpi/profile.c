@@ -25,6 +25,9 @@
  *                                  [2^(K-1), 2^K) bytes (K >= 1)
  *     pair SRC DST COUNT BYTES     SRC != DST, COUNT >= 1, once per pair
  *
+ * Each counted send then goes to the next definition of its function in the
+ * lookup order (the reorder plugin, whose safety net counts the same calls,
+ * when it is preloaded after the profiler), else to PMPI_.
  * Cost per send: one comparison for MPI_COMM_WORLD; for other communicators
  * a per-thread cache of the last one, else an attribute lookup
  * (MPI_Comm_get_attr); a per-thread cache of the last datatype's size, else
@@ -532,25 +535,58 @@ int MPI_Finalize(void)
 
 /* ---- the intercepted sends -------------------------------------------------- */
 
+/* The sends the reorder plugin also wraps (its safety net counts them, see
+ * safety.c) go to the next definition in the lookup order (chain.h's rule),
+ * found once, so either library may come first in LD_PRELOAD; without a
+ * next definition (static links) to PMPI_. */
+typedef void (*prof_fn)(void);
+
+__attribute__((noinline)) static prof_fn prof_next_of(prof_fn *slot, const char *name,
+                                                      prof_fn pmpi, prof_fn self)
+{
+    prof_fn f = pmpi;
+    void *sym = chain_next(name, NULL);
+    if (sym) {
+        prof_fn g;
+        memcpy(&g, &sym, sizeof(g));
+        if (g != self)
+            f = g;
+    }
+    __atomic_store_n(slot, f, __ATOMIC_RELAXED);
+    return f;
+}
+
+static inline prof_fn prof_next(prof_fn *slot, const char *name, prof_fn pmpi, prof_fn self)
+{
+    prof_fn f = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    return f ? f : prof_next_of(slot, name, pmpi, self);
+}
+#define PROF_NEXT(NAME)                                                                      \
+    ((__typeof__(&PMPI_##NAME)) prof_next(&prof_next_##NAME, "MPI_" #NAME,                   \
+                                          (prof_fn) PMPI_##NAME, (prof_fn) MPI_##NAME))
+
 #define BLOCKING(NAME)                                                                      \
+    static prof_fn prof_next_##NAME;                                                         \
     int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,       \
                    MPI_Comm comm)                                                          \
     {                                                                                      \
         record(comm, dest, count, type);                                                   \
-        return PMPI_##NAME(buf, count, type, dest, tag, comm);                             \
+        return PROF_NEXT(NAME)(buf, count, type, dest, tag, comm);                         \
     }
 #define NONBLOCKING(NAME)                                                                   \
+    static prof_fn prof_next_##NAME;                                                         \
     int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,       \
                    MPI_Comm comm, MPI_Request *req)                                        \
     {                                                                                      \
         record(comm, dest, count, type);                                                   \
-        return PMPI_##NAME(buf, count, type, dest, tag, comm, req);                        \
+        return PROF_NEXT(NAME)(buf, count, type, dest, tag, comm, req);                    \
     }
 #define PERSISTENT(NAME)                                                                    \
+    static prof_fn prof_next_##NAME;                                                         \
     int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,       \
                    MPI_Comm comm, MPI_Request *req)                                        \
     {                                                                                      \
-        int rc_ = PMPI_##NAME(buf, count, type, dest, tag, comm, req);                     \
+        int rc_ = PROF_NEXT(NAME)(buf, count, type, dest, tag, comm, req);                 \
         if (rc_ == MPI_SUCCESS)                                                            \
             req_add(*req, comm, dest, count, type);                                        \
         return rc_;                                                                        \
@@ -591,20 +627,22 @@ int MPI_Request_free(MPI_Request *req)
     return rc;
 }
 
+static prof_fn prof_next_Sendrecv, prof_next_Sendrecv_replace;
+
 int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag, void *rbuf,
                  int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
                  MPI_Status *status)
 {
     record(comm, dest, scount, stype);
-    return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm,
-                         status);
+    return PROF_NEXT(Sendrecv)(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag,
+                               comm, status);
 }
 
 int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int stag, int source,
                          int rtag, MPI_Comm comm, MPI_Status *status)
 {
     record(comm, dest, count, type);
-    return PMPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag, comm, status);
+    return PROF_NEXT(Sendrecv_replace)(buf, count, type, dest, stag, source, rtag, comm, status);
 }
 
 #if MPI_VERSION >= 4

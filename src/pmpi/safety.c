@@ -26,9 +26,8 @@
  *     that moved a rank, one load and a branch);
  *   - diagnoses, in one line flushed at once:
  *       (a) MPI_Comm_free of such a communicator on which its rank 0 made no
- *           call (the LAMMPS pattern; with RANKMAP_WISDOM set, the program
- *           is marked unsafe), and at MPI_Finalize a hint for one never used
- *           and never freed (the reorder was wasted, not an error);
+ *           call (the LAMMPS pattern), and at MPI_Finalize a hint for one
+ *           never used and never freed (the reorder was wasted, not an error);
  *       (b) the watchdog: a thread (no MPI calls) that finds the process
  *           blocked in a wrapped call with no wrapped call completing for
  *           MPIR_CVAR_RANKMAP_WATCHDOG seconds (default 300, 0 off) prints
@@ -46,6 +45,11 @@
  *           observations and none that contradicts them are a diagnosis; a
  *           partner that fits the correct reading closes the check.  With
  *           ACTION=abort a diagnosis of (c) also ends the process.
+ *     With RANKMAP_WISDOM set (the engine's mapping cache), a diagnosis of (a)
+ *     or (c), and of (b) with ACTION=abort, is written into
+ *     $RANKMAP_WISDOM/unsafe/NAME: the next run of the program keeps MPI's
+ *     order in the call.  A warning of (b) marks nothing: it may be a long
+ *     legitimate wait.
  * The wrappers call the next definition of each function in the lookup
  * order (dlsym(RTLD_NEXT), as chain.h does for MPI_Init), so the traffic
  * profiler preloaded after the plugin still sees every send.
@@ -57,6 +61,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,7 +125,7 @@ static int in_list(const char *list, const char *name)
     return 0;
 }
 
-/* The marker of NAME in the mapping cache, or "" (no cache, no marker). */
+/* PATH = the marker of NAME in the mapping cache: 1, or 0 without a cache. */
 static int marker_path(const char *name, char *path, size_t len)
 {
     const char *dir = getenv("RANKMAP_WISDOM");
@@ -158,6 +163,11 @@ static int mark_unsafe(const char *line, char *path, size_t len)
 /* ---- what was reordered -------------------------------------------------------- */
 
 int pmpi_safety_armed; /* a reorder moved a rank: the wrappers count and watch */
+/* another library's wrappers come first in the lookup order (a PMPI tool
+ * preloaded before this plugin): calls it makes through PMPI_ bypass ours,
+ * so "no call on the communicator" cannot be told and (a) stays silent */
+static int counts_blind;
+static char blind_lib[256];
 
 typedef struct tracked {
     int live;         /* the slot holds a communicator */
@@ -549,6 +559,29 @@ static void check_add(const char *call, MPI_Comm parent, MPI_Comm newcomm, int o
 
 /* ---- hooks of reorder.c ------------------------------------------------------------ */
 
+/* Sets counts_blind when a wrapped function resolves first to another
+ * library (it may call PMPI_ directly and bypass this plugin's wrapper). */
+static void check_lookup_order(void)
+{
+    static const char *names[] = { "MPI_Send",      "MPI_Isend",  "MPI_Recv",     "MPI_Irecv",
+                                   "MPI_Sendrecv",  "MPI_Wait",   "MPI_Waitall",  "MPI_Barrier",
+                                   "MPI_Allreduce", "MPI_Bcast",  "MPI_Comm_free", "MPI_Cart_sub",
+                                   "MPI_Neighbor_alltoall" };
+    Dl_info mine, first;
+    void *self = (void *) (uintptr_t) &counts_blind;
+    if (!dladdr(self, &mine) || !mine.dli_fname)
+        return;
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        void *f = dlsym(RTLD_DEFAULT, names[i]);
+        if (f && dladdr(f, &first) && first.dli_fname && strcmp(first.dli_fname, mine.dli_fname)) {
+            const char *b = strrchr(first.dli_fname, '/');
+            copy_name(blind_lib, sizeof(blind_lib), b ? b + 1 : first.dli_fname);
+            counts_blind = 1;
+            return;
+        }
+    }
+}
+
 void pmpi_safety_init(void)
 {
     char path[PATH_MAX];
@@ -556,6 +589,12 @@ void pmpi_safety_init(void)
     if (!pmpi_tab.enabled)
         return;
     program_names();
+    check_lookup_order();
+    if (counts_blind && pmpi_set.verbose && pmpi_tab.world_rank == 0)
+        pmpi_say("%s comes before this plugin in the lookup order (LD_PRELOAD): calls it makes "
+                 "itself are not seen, so a reordered communicator freed or left unused is not "
+                 "diagnosed; preload librankmap-pmpi first",
+                 blind_lib);
     if (in_list(pmpi_set.skip_programs, prog_exe) || in_list(pmpi_set.skip_programs, prog_arg0))
         why = "MPIR_CVAR_RANKMAP_SKIP_PROGRAMS";
     else if ((marker_path(prog_exe, path, sizeof(path)) && access(path, F_OK) == 0) ||
@@ -620,7 +659,7 @@ void pmpi_safety_finalize(void)
     for (int i = 0; i < trk_high; i++) {
         if (!trk[i].live)
             continue;
-        if (trk[i].reporter && trk[i].used == 0) {
+        if (trk[i].reporter && !counts_blind && trk[i].used == 0) {
             ways_out(trk[i].call, out, sizeof(out));
             out[0] = 's'; /* "set ..." inside the sentence */
             pmpi_say("hint: %s reordered %d of %d ranks but the program never communicated on "
@@ -664,12 +703,13 @@ void pmpi_safety_leave(void)
 
 typedef void (*any_fn)(void);
 
-/* The next definition of NAME after this library (chain.h's rule), else PMPI. */
-static any_fn next_of(any_fn *slot, const char *name, any_fn pmpi, any_fn self)
+/* The next definition of NAME after this library (chain.h's rule), else
+ * PMPI, found once and kept in SLOT; out of line, so a wrapper's common path
+ * stays a load, a test and a jump. */
+__attribute__((noinline)) static any_fn next_of(any_fn *slot, const char *name, any_fn pmpi,
+                                                any_fn self)
 {
-    any_fn f = __atomic_load_n(slot, __ATOMIC_RELAXED);
-    if (f)
-        return f;
+    any_fn f;
     void *sym = dlsym(RTLD_NEXT, name);
     f = pmpi;
     if (sym) {
@@ -682,26 +722,38 @@ static any_fn next_of(any_fn *slot, const char *name, any_fn pmpi, any_fn self)
     return f;
 }
 
+static inline any_fn next_fn(any_fn *slot, const char *name, any_fn pmpi, any_fn self)
+{
+    any_fn f = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    return __builtin_expect(f != NULL, 1) ? f : next_of(slot, name, pmpi, self);
+}
 #define NEXT(NAME)                                                                           \
-    ((__typeof__(&PMPI_##NAME)) next_of(&next_##NAME, "MPI_" #NAME, (any_fn) PMPI_##NAME,   \
+    ((__typeof__(&PMPI_##NAME)) next_fn(&next_##NAME, "MPI_" #NAME, (any_fn) PMPI_##NAME,   \
                                         (any_fn) MPI_##NAME))
-/* every wrapper: bookkeeping around the next definition */
-#define BODY(NAME, COMM, A, B, ...)                                                          \
-    {                                                                                        \
-        const int armed_ = pmpi_safety_armed;                                                \
-        if (armed_) {                                                                        \
-            pmpi_safety_enter(COMM, "MPI_" #NAME);                                           \
-            if (checks_any)                                                                  \
-                check_peers(COMM, A, B, "MPI_" #NAME);                                       \
-        }                                                                                    \
-        int rc_ = NEXT(NAME)(__VA_ARGS__);                                                   \
-        if (armed_)                                                                          \
-            pmpi_safety_leave();                                                             \
-        return rc_;                                                                          \
-    }
+/* Every wrapper: before a reorder moved a rank, once the next definition is
+ * known, a jump to it; otherwise (the first call, or after such a reorder)
+ * the out-of-line path with the bookkeeping, so the common path saves no
+ * registers. */
 #define WRAP(NAME, PARAMS, COMM, A, B, ...)                                                  \
     static any_fn next_##NAME;                                                               \
-    int MPI_##NAME PARAMS BODY(NAME, COMM, A, B, __VA_ARGS__)
+    __attribute__((noinline)) static int slow_##NAME PARAMS                                  \
+    {                                                                                        \
+        if (!pmpi_safety_armed)                                                              \
+            return NEXT(NAME)(__VA_ARGS__);                                                  \
+        pmpi_safety_enter(COMM, "MPI_" #NAME);                                               \
+        if (checks_any)                                                                      \
+            check_peers(COMM, A, B, "MPI_" #NAME);                                           \
+        int rc_ = NEXT(NAME)(__VA_ARGS__);                                                   \
+        pmpi_safety_leave();                                                                 \
+        return rc_;                                                                          \
+    }                                                                                        \
+    int MPI_##NAME PARAMS                                                                    \
+    {                                                                                        \
+        any_fn f_ = __atomic_load_n(&next_##NAME, __ATOMIC_RELAXED);                         \
+        if (__builtin_expect(f_ != NULL && !pmpi_safety_armed, 1))                           \
+            return ((__typeof__(&PMPI_##NAME)) f_)(__VA_ARGS__);                             \
+        return slow_##NAME(__VA_ARGS__);                                                     \
+    }
 
 /* point-to-point: the partners go to MPIR_CVAR_RANKMAP_CHECK */
 #define P2P_SEND(NAME)                                                                       \
@@ -880,7 +932,7 @@ int MPI_Comm_free(MPI_Comm *comm)
             tracked *t = &trk[i];
             if (!t->live || t->comm != *comm)
                 continue;
-            if (t->reporter && __atomic_load_n(&t->used, __ATOMIC_RELAXED) == 0) {
+            if (t->reporter && !counts_blind && __atomic_load_n(&t->used, __ATOMIC_RELAXED) == 0) {
                 char line[1400], out[640];
                 ways_out(t->call, out, sizeof(out));
                 snprintf(line, sizeof(line),

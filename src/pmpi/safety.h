@@ -36,7 +36,11 @@ void pmpi_safety_finalize(void);
 
 /* MPI_Bcast (bcast.c) calls these around its work: a blocking collective
  * the watchdog watches and the tracking counts. */
-extern int pmpi_safety_armed;
+extern int pmpi_safety_armed
+#if defined(__GNUC__)
+    __attribute__((visibility("hidden"))) /* read in every wrapper: no GOT load */
+#endif
+    ;
 void pmpi_safety_enter(MPI_Comm comm, const char *call);
 void pmpi_safety_leave(void);
 #else

@@ -15,7 +15,8 @@
 # MODE:
 #   incall   in-call reordering: the correct programs reorder and pass; the
 #            misuse programs print the diagnosis and end (watchdog and
-#            MPIR_CVAR_RANKMAP_CHECK with MPIR_CVAR_RANKMAP_WATCHDOG_ACTION=abort)
+#            MPIR_CVAR_RANKMAP_CHECK with MPIR_CVAR_RANKMAP_WATCHDOG_ACTION=abort); with the
+#            traffic profiler preloaded before or after the plugin
 #   skip     MPIR_CVAR_RANKMAP_SKIP_PROGRAMS / MPIR_CVAR_RANKMAP_CART=0: the
 #            misuse programs pass; bad values of the new settings
 #   launch   launch-time placement: `rankmap map` of the grid writes a
@@ -136,6 +137,24 @@ incall)
     "" "$WATCHED on the communicator MPI_Cart_create made.*$WAYS.*$ABORT" "^PASS$" -- 1 world_by_hand $ENDS
   expect "world_by_hand, MPIR_CVAR_RANKMAP_CHECK=1: diagnosed before the exchange" x \
     "" "$BYHAND.*$WAYS.*$ABORT" "$WATCHED" -- 1 world_by_hand $ENDS MPIR_CVAR_RANKMAP_CHECK=1 MPIR_CVAR_RANKMAP_WATCHDOG=60
+  # with rankmap's traffic profiler, in either LD_PRELOAD order: the
+  # profiler passes its sends on, so the plugin still sees them
+  prof=$build/.libs/librankmap-profile.so
+  [ $mpi = openmpi ] && prof=$build/.libs/librankmap-profile-ompi.so
+  if [ -f "$prof" ]; then
+    alone=$plugin
+    plugin="$prof:$alone"
+    expect "cart_then_world, traffic profiler preloaded first: the watchdog still ends the hang" x \
+      "" "$WATCHED on MPI_COMM_WORLD.*$ABORT" "" -- 1 cart_then_world $ENDS RANKMAP_PROFILE="$work/first.prof"
+    plugin="$alone:$prof"
+    rm -f "$work/last.prof"
+    expect "correct_cart, traffic profiler preloaded last: reordered, right" 0 "$MOVED;^PASS$" "" "$ANYLINE" -- \
+      1 correct_cart $ENDS RANKMAP_PROFILE="$work/last.prof"
+    # 8 ranks, 3 distinct grid neighbours each on the 2x2x2 torus
+    n=$(grep -c '^pair ' "$work/last.prof" 2>/dev/null)
+    [ "$n" = 24 ] || { echo "FAIL $mpi: the profiler preloaded after the plugin saw $n pairs, expected 24"; fail=1; }
+    plugin=$alone
+  fi
   # a legitimate long wait: rank 0 sleeps before the exchange while its
   # neighbours wait in MPI_Sendrecv; the default action only warns
   expect "correct_cart, rank 0 slow, default watchdog action (warn): the line, the job completes" 0 \
