@@ -891,6 +891,12 @@ COLL(Alltoallw,
       MPI_Comm comm),
      sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm)
 
+COLL(Neighbor_alltoallw,
+     (const void *sbuf, const int scounts[], const MPI_Aint sdispls[], const MPI_Datatype stypes[],
+      void *rbuf, const int rcounts[], const MPI_Aint rdispls[], const MPI_Datatype rtypes[],
+      MPI_Comm comm),
+     sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm)
+
 /* communicators derived from a reordered one keep its numbering: a use of it */
 COLL(Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm), comm, newcomm)
 COLL(Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm), comm, info, newcomm)
