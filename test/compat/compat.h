@@ -25,7 +25,7 @@ static int compat_failures;
     } while (0)
 
 /* dims of the periodic grid of all world ranks */
-static void compat_grid(int dims[3], int periods[3])
+static inline void compat_grid(int dims[3], int periods[3])
 {
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -36,7 +36,7 @@ static void compat_grid(int dims[3], int periods[3])
 
 /* The neighbours of RANK along dimension D (shift by +1: *src below, *dst
  * above), by arithmetic on the row-major numbering. */
-static void compat_shift_by_hand(const int dims[3], int rank, int d, int *src, int *dst)
+static inline void compat_shift_by_hand(const int dims[3], int rank, int d, int *src, int *dst)
 {
     int c[3], r = rank;
     for (int k = 2; k >= 0; k--) {
@@ -52,7 +52,7 @@ static void compat_shift_by_hand(const int dims[3], int rank, int d, int *src, i
 
 /* Rank 0 prints how many processes got a new rank and the verdict of all;
  * returns the exit status. */
-static int compat_report(int moved_here)
+static inline int compat_report(int moved_here)
 {
     int moved = 0, bad = 0, size, rank;
     MPI_Comm_size(MPI_COMM_WORLD, &size);

@@ -12,6 +12,7 @@
 #                    MPI_COMM_WORLD after freeing it (LAMMPS; misuse)
 #   world_by_hand    neighbours computed from the MPI_COMM_WORLD rank, used on
 #                    the new communicator (misuse)
+#   graph_then_world the LAMMPS pattern with MPI_Graph_create and a ring (misuse)
 # MODE:
 #   incall   in-call reordering: the correct programs reorder and pass; the
 #            misuse programs print the diagnosis and end (watchdog and
@@ -117,11 +118,11 @@ ABORT='MPIR_CVAR_RANKMAP_WATCHDOG_ACTION=abort'
 # a short watchdog that ends the job, for the misuse programs
 ENDS="MPIR_CVAR_RANKMAP_WATCHDOG=2 MPIR_CVAR_RANKMAP_WATCHDOG_ACTION=abort"
 
-for p in correct_cart ignored cart_then_world world_by_hand; do build_c $p; done
+for p in correct_cart ignored cart_then_world world_by_hand graph_then_world; do build_c $p; done
 
 case $mode in
 incall)
-  for p in correct_cart ignored cart_then_world world_by_hand; do
+  for p in correct_cart ignored cart_then_world world_by_hand graph_then_world; do
     expect "$p without the plugin: ranks kept, right" 0 "$KEPT;^PASS$" "" "rankmap-pmpi" -- 0 $p
   done
   expect "correct_cart reordered: right, no diagnosis" 0 "$MOVED;^PASS$" "" "$ANYLINE" -- 1 correct_cart $ENDS
@@ -133,6 +134,9 @@ incall)
   [ "$(grep -c 'freed the new communicator' "$err")" = 1 ] || { echo "FAIL cart_then_world: the MPI_Comm_free diagnosis is not printed exactly once"; fail=1; }
   expect "cart_then_world, MPIR_CVAR_RANKMAP_CHECK=1: diagnosed before the exchange" x \
     "" "$LAMMPS.*$WAYS.*$ABORT" "$WATCHED" -- 1 cart_then_world $ENDS MPIR_CVAR_RANKMAP_CHECK=1 MPIR_CVAR_RANKMAP_WATCHDOG=60
+  expect "graph_then_world, watchdog: diagnosis at MPI_Comm_free naming the graph setting, the stuck rank ends the job" x \
+    "" "MPI_Graph_create reordered [0-9]+ of 8 ranks and the program freed the new communicator.*\(or MPIR_CVAR_RANKMAP_GRAPH=0\);$WATCHED on MPI_COMM_WORLD.*$ABORT" "^PASS$" -- \
+    1 graph_then_world $ENDS
   expect "world_by_hand, watchdog: the stuck rank ends the job" x \
     "" "$WATCHED on the communicator MPI_Cart_create made.*$WAYS.*$ABORT" "^PASS$" -- 1 world_by_hand $ENDS
   expect "world_by_hand, MPIR_CVAR_RANKMAP_CHECK=1: diagnosed before the exchange" x \
@@ -168,6 +172,8 @@ skip)
     expect "$p, MPIR_CVAR_RANKMAP_CART=0: MPI's order, right" 0 "$KEPT;^PASS$" "" "$ANYLINE" -- \
       1 $p MPIR_CVAR_RANKMAP_CART=0 $ENDS
   done
+  expect "graph_then_world, MPIR_CVAR_RANKMAP_GRAPH=0: MPI's order, right" 0 "$KEPT;^PASS$" "" "$ANYLINE" -- \
+    1 graph_then_world MPIR_CVAR_RANKMAP_GRAPH=0 $ENDS
   expect "correct_cart, another program skipped: still reordered" 0 "$MOVED;^PASS$" "" "$ANYLINE" -- \
     1 correct_cart MPIR_CVAR_RANKMAP_SKIP_PROGRAMS=cart_then_world,world_by_hand
   expect "correct_cart, MPIR_CVAR_RANKMAP_GRAPH=0: Cartesian still reordered" 0 "$MOVED;^PASS$" "" "$ANYLINE" -- \
