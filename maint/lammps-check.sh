@@ -199,7 +199,7 @@ dirty=$(cd "$src" && git status --porcelain --untracked-files=no 2>/dev/null | g
 {
   echo "> date: $(date -u +%Y-%m-%d) ($(date -u +%H:%M) UTC) · commit: $commit$dirty ·"
   echo "> machine: $(nproc) cores, Debian $(cat /etc/debian_version 2>/dev/null || echo '?'), $(lmp -h 2>/dev/null | sed -n 's/^Large-scale.* - \(.*\)$/LAMMPS \1/p' | head -1), $(mpiexec.openmpi --version 2>/dev/null | head -1) ·"
-  echo "> command: \`make check-lammps\` (maint/lammps-check.sh BUILD_DIR $sizes; LJ melt, 32,000 atoms, $steps steps)"
+  echo "> command: \`maint/lammps-check.sh BUILD_DIR $sizes\` (what \`make check-lammps\` runs; LJ melt, 32,000 atoms, $steps steps)"
   echo
   echo "World ranks scattered over the torus by \`MPIR_CVAR_RANKMAP_MAPPING=random:7\`"
   echo "in (b) and (c); (d) runs on the mapfile of \`rankmap map\`.  Time: wall"
