@@ -32,6 +32,12 @@ commit=$(cat "$debs/SOURCE" 2>/dev/null || (cd "$src" && git rev-parse --short H
   echo "> command: \`make check-debs\` (maint/debian/check-debs.sh: packages from maint/debian/build-debs.sh)"
   echo
   echo "- packages: $(cd "$debs" && ls *.deb | tr '\n' ' ')"
+  # the packages' build time: from build-debs.sh's SOURCE file (written at
+  # its start) to the newest package
+  if [ -f "$debs/SOURCE" ]; then
+    last=$(ls -t "$debs"/*.deb | head -1)
+    echo "- build: \`make debs\` took $(( ($(stat -c %Y "$last") - $(stat -c %Y "$debs/SOURCE")) / 60 )) min wall clock (rankmap's and MPICH's packages, from build-debs.sh's start to its last package)"
+  fi
   echo "- result: $([ "$rc" = 0 ] && echo pass || echo FAIL) in $secs s (fresh root, apt-get included)"
   echo
   echo '```'

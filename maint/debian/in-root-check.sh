@@ -41,7 +41,8 @@ run "stock libmpich12 $stock" identity
 apt-get install -y -qq "$debs"/*.deb >/dev/null 2>&1 || { step "FAIL apt-get install $debs/*.deb"; exit 1; }
 new=$(dpkg-query -W -f='${Version}' libmpich12)
 step "ok   apt-get install ./*.deb: libmpich12 $stock -> $new, $(readlink -f /usr/bin/mpiexec)"
-mpichversion | grep -q "rankmap" && step "ok   mpichversion: $(mpichversion | grep -i custom)" ||
+mpichversion | grep -q "^MPICH Custom Information:.*rankmap" &&
+  step "ok   mpichversion: $(mpichversion | sed -n 's/^MPICH \(Version\|Device\|Custom Information\):[[:space:]]*/\1 /p' | paste -sd, | sed 's/,/, /g')" ||
   { step "FAIL mpichversion does not name rankmap"; fail=1; }
 run "rankmap's libmpich12 $new" reorder
 for page in rankmap MPIX_Rank2torus rankmap-settings MPIR_CVAR_RANKMAP_TOPOLOGY; do
