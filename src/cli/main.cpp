@@ -5,6 +5,7 @@
 //                [--trace FILE] [--cache DIR | --no-cache] [-v]
 //                [--hosts FILE [--rank-order F] [--hostfile F] [--ompi-hostfile F] [--rankfile F]]
 //   rankmap eval --topology T (--graph G | --profile P ...) --mapping MAPFILE [--json] [--format F]
+//                [--alltoall GROUPS] [--bytes-per-unit X] [--bandwidth B[,B...]] [--latency S[,S...]]
 //   rankmap gen  WORKLOAD --topology T [--tasks N] [--seed S] [--scramble] --out G
 //   rankmap plot matrix|placement|convergence ...   (python3 + matplotlib script)
 // Exit status: 0 success, 1 error (message on stderr naming the file, line
@@ -25,6 +26,7 @@
 #include "common/text.hpp"
 #include "common/timer.hpp"
 #include "cost/cost.hpp"
+#include "cost/model.hpp"
 #include "graph/graph.hpp"
 #include "map/mapper.hpp"
 #include "profile/cache.hpp"
@@ -48,6 +50,8 @@ const char *kUsage =
     "               profiles: [--weights auto|count|volume] [--threshold BYTES] (default 16384)\n"
     "               cache: --cache DIR or $RANKMAP_WISDOM (unset: no cache)\n"
     "  rankmap eval --topology T (--graph G | --profile P) --mapping MAPFILE [--json] [--format F]\n"
+    "               predicted time: [--alltoall GROUPS] [--bytes-per-unit X] [--bandwidth B[,B...]]\n"
+    "               [--latency S[,S...]] (bytes/s and s per link; trees: one per tier, outermost first)\n"
     "  rankmap gen  WORKLOAD --topology T [--tasks N] [--seed S] [--scramble] --out G\n"
     "               (WORKLOAD: cubic1, cubic2, sage, umt)\n"
     "  rankmap plot matrix|placement|convergence ... (rankmap plot --help)\n"
@@ -407,6 +411,29 @@ int cmd_eval(const Args &a) {
     prepare(g, *topo);  // size checks
     std::vector<int> place = read_mapfile(*topo, a.need("mapping"), g.n());
     CostReport r = evaluate(g, *topo, place);
+    // The cost model's predicted communication time (src/cost/model.hpp).
+    ModelParams mp;
+    mp.bytes_per_unit = a.has("bytes-per-unit") ? double_opt(a, "bytes-per-unit", 1) : 1;
+    auto list_opt = [&](const std::string &k) {
+        std::vector<double> v;
+        if (!a.has(k)) return v;
+        for (auto &x : split(a.get(k), ",")) {
+            double d;
+            if (!parse_double(x, d) || !(d > 0)) throw UsageError("--" + k + " '" + a.get(k) + "' must be numbers > 0");
+            v.push_back(d);
+        }
+        return v;
+    };
+    mp.bandwidth = list_opt("bandwidth");
+    mp.latency = list_opt("latency");
+    std::vector<std::vector<int>> groups;
+    if (a.has("alltoall")) groups = read_groups(a.get("alltoall"));
+    TimePrediction t = predict_time(g, *topo, place, groups, mp);
+    char text[160], num[40];
+    std::snprintf(text, sizeof text, "%.6g s (exchange %.6g s, all-to-all %.6g s in %d phase(s))", t.seconds,
+                  t.exchange, t.alltoall, t.phases);
+    std::snprintf(num, sizeof num, "%.17g", t.seconds);
+    extras.push_back({"predicted_time", text, num});
     print_report("mapfile:" + a.get("mapping"), g, *topo, r, 0.0, a.has("json"), extras);
     return 0;
 }

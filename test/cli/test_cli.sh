@@ -32,6 +32,22 @@ done
 "$rm_bin" eval --topology torus:4x4x4 --graph "$tmp/c1.edges" --mapping "$tmp/c1.map" --json >"$tmp/eval.json" 2>/dev/null && ok || bad "eval"
 F1=$(sed 's/.*"F": \([0-9.e+]*\),.*/\1/' "$tmp/map.json"); F2=$(sed 's/.*"F": \([0-9.e+]*\),.*/\1/' "$tmp/eval.json")
 [ "$F1" = "$F2" ] && ok || bad "eval F $F2 differs from map F $F1"
+grep -qF '"predicted_time"' "$tmp/eval.json" && ok || bad "eval --json lacks predicted_time: $(cat "$tmp/eval.json")"
+# the model's time by hand: ring-4 on torus:2x2 in rank order routes its four
+# messages over six distinct links, so 154e6 B per message on 154 MB/s links
+# take 1 s, plus the longest route's 2 hops x 100 ns
+"$rm_bin" eval --topology torus:2x2 --graph "$fx/ring-4.edges" --mapping "$fx/torus-2x2-identity.map" \
+  --bytes-per-unit 154e6 --json >"$tmp/pred.json" 2>/dev/null && ok || bad "eval --bytes-per-unit"
+T=$(sed 's/.*"predicted_time": \([0-9.e+-]*\).*/\1/' "$tmp/pred.json")
+awk -v t="$T" 'BEGIN { d = t - 1.0000002; exit !(d < 1e-12 && d > -1e-12) }' && ok ||
+  bad "predicted_time $T, expected 1.0000002"
+"$rm_bin" eval --topology torus:2x2 --graph "$fx/ring-4.edges" --mapping "$fx/torus-2x2-identity.map" \
+  | grep -q '^predicted_time' && ok || bad "eval text output lacks predicted_time"
+printf '0 1\n2 x\n' >"$tmp/bad.groups"
+expect_error "bad.groups:2: 'x' is not a task number" eval --topology torus:2x2 --graph "$fx/ring-4.edges" \
+  --mapping "$fx/torus-2x2-identity.map" --alltoall "$tmp/bad.groups"
+expect_error "--bandwidth" eval --topology torus:2x2 --graph "$fx/ring-4.edges" \
+  --mapping "$fx/torus-2x2-identity.map" --bandwidth 0
 # same seed, same mapping
 "$rm_bin" map --topology torus:4x4x4 --graph "$tmp/c1.edges" --algorithm random --seed 2 --out "$tmp/c1b.map" >/dev/null 2>&1
 cmp -s "$tmp/c1.map" "$tmp/c1b.map" && ok || bad "same seed gave a different mapfile"

@@ -4,6 +4,7 @@
 #include "common/error.hpp"
 #include "common/rng.hpp"
 #include "cost/cost.hpp"
+#include "cost/model.hpp"
 #include "graph/graph.hpp"
 #include "map/mapper.hpp"
 #include "topology/topology.hpp"
@@ -127,4 +128,153 @@ TEST(Mappers, IdentityAndRandomAreValidAndDeterministic) {
     EXPECT_EQ(a, b);
     EXPECT_NO_THROW(check_placement(*t, 37, run_mapper(Algorithm::Identity, p)));
     EXPECT_THROW(parse_algorithm("simulated"), Error);
+}
+
+// ---- predicted communication time (src/cost/model.hpp) ----------------------
+// Expected values are worked out by hand from the model's definition with the
+// SimGrid defaults: 154e6 B/s and 100 ns per torus/mesh link.
+
+TEST(TimeModel, ExchangeIsBusiestLinkPlusLongestRouteLatency) {
+    // mesh:4 is a line of nodes 0-1-2-3.  Messages 0->2 and 1->3 of 1e6 B.
+    auto t = parse_topology("mesh:4");
+    Graph g = Graph::from_edges(4, {{0, 2, 1e6}, {1, 3, 1e6}});
+    // Identity: both cross link 1->2 (2e6 B there); longest route 2 hops.
+    TimePrediction shared = predict_time(g, *t, {0, 1, 2, 3});
+    EXPECT_NEAR(shared.seconds, 2e6 / 154e6 + 2 * 100e-9, 1e-12);
+    EXPECT_NEAR(shared.busiest_link, 2e6 / 154e6, 1e-12);
+    // Task 2 on node 1, task 1 on node 2: 0->1 and 2->3, one link each.
+    TimePrediction apart = predict_time(g, *t, {0, 2, 1, 3});
+    EXPECT_NEAR(apart.seconds, 1e6 / 154e6 + 100e-9, 1e-12);
+    EXPECT_LT(apart.seconds, shared.seconds);
+    EXPECT_EQ(shared.phases, 0);
+    EXPECT_DOUBLE_EQ(shared.alltoall, 0);
+}
+
+TEST(TimeModel, MonotonicInTheBusiestLinksLoad) {
+    // Growing a message that crosses the busiest link makes the prediction
+    // grow; growing one on a lightly loaded link leaves it unchanged.
+    auto t = parse_topology("torus:4x4");
+    double last = 0;
+    for (double w : {1e5, 2e5, 4e5, 8e5}) {
+        Graph g = Graph::from_edges(16, {{0, 1, w}, {0, 2, w}, {5, 6, 1e3}});
+        const double now = predict_time(g, *t, identity(16)).seconds;
+        EXPECT_GT(now, last);
+        last = now;
+    }
+    const double a = predict_time(Graph::from_edges(16, {{0, 1, 8e5}, {5, 6, 1e3}}), *t, identity(16)).seconds;
+    const double b = predict_time(Graph::from_edges(16, {{0, 1, 8e5}, {5, 6, 2e3}}), *t, identity(16)).seconds;
+    EXPECT_DOUBLE_EQ(a, b);
+    // bytes_per_unit scales the link term.
+    ModelParams p;
+    p.bytes_per_unit = 2;
+    const double c = predict_time(Graph::from_edges(16, {{0, 1, 4e5}}), *t, identity(16), {}, p).seconds;
+    EXPECT_NEAR(c, 8e5 / 154e6 + 100e-9, 1e-12);
+}
+
+TEST(TimeModel, AllToAllOnARingOfFourByHand) {
+    // torus:4x4, a group of 4 tasks on one ring of the last dimension
+    // (nodes 0..3), each sending s to each partner.  Pairwise steps, r with
+    // r XOR k (p = 4 is a power of two); dimension order, ties (2 hops) the
+    // forward way:
+    //   k=1: 0<->1, 2<->3, one link each way per message: s/B + 100 ns
+    //   k=2: 0<->2, 1<->3, all four forward: every forward link 2s: 2s/B + 200 ns
+    //   k=3: 0<->3, 1<->2, one link each: s/B + 100 ns
+    // Bisection (seed 003): m = min(4, 4/2) = 2, D = 3s x 4/3 = 4s,
+    // 2 x 4s / (4B) = 2s/B, below the steps' 4s/B.
+    const double s = 1e6, B = 154e6;
+    auto t = parse_topology("torus:4x4");
+    std::vector<Edge> es;
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+            if (i != j) es.push_back({i, j, s});
+    Graph g = Graph::from_edges(4, es);
+    TimePrediction r = predict_time(g, *t, {0, 1, 2, 3}, {{0, 1, 2, 3}});
+    EXPECT_EQ(r.phases, 1);
+    EXPECT_NEAR(r.busiest_link, 2 * s / B, 1e-12);
+    EXPECT_NEAR(r.bisection, 2 * s / B, 1e-12);
+    EXPECT_NEAR(r.seconds, 4 * s / B + 400e-9, 1e-12);
+    EXPECT_DOUBLE_EQ(r.exchange, 0);
+    // Without the group the same edges are one exchange, all at once:
+    // link i->i+1 carries i->i+1, i->i+2 and i-1->i+1: 3s/B + 200 ns.
+    EXPECT_NEAR(predict_time(g, *t, {0, 1, 2, 3}).seconds, 3 * s / B + 200e-9, 1e-12);
+}
+
+TEST(TimeModel, AllToAllBisectionFloorBindsForASpreadGroup) {
+    // mesh:8, two tasks at the ends (nodes 0 and 7), s each way.  One step:
+    // s/B + 7 hops x 100 ns.  Seed 003: mesh span m = 8 (g_t = 1), D = s x
+    // 2/1 = 2s, 8 x 2s/(4B) = 4s/B, which binds.
+    const double s = 1e6, B = 154e6;
+    auto t = parse_topology("mesh:8");
+    Graph g = Graph::from_edges(2, {{0, 1, s}, {1, 0, s}});
+    TimePrediction r = predict_time(g, *t, {0, 7}, {{0, 1}});
+    EXPECT_NEAR(r.bisection, 4 * s / B, 1e-12);
+    EXPECT_NEAR(r.seconds, 4 * s / B, 1e-12);
+    // Neighbours: m = 2, bisection 2 x 2s/(4B) = s/B, below the step's s/B + 100 ns.
+    TimePrediction near = predict_time(g, *t, {3, 4}, {{0, 1}});
+    EXPECT_NEAR(near.seconds, s / B + 100e-9, 1e-12);
+}
+
+TEST(TimeModel, AllToAllOfThreeShiftsInsteadOfXor) {
+    // tree:3 (one switch, three leaves), B = 1 B/s, 1 s per link.  p = 3 is
+    // not a power of two: step k sends r -> r + k (mod 3), two steps, each
+    // loading every uplink and downlink once (s/B) with 2 links of latency.
+    // (XOR pairing would take three steps.)
+    auto t = parse_topology("tree:3");
+    ModelParams p;
+    p.bandwidth = {1};
+    p.latency = {1};
+    std::vector<Edge> es;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            if (i != j) es.push_back({i, j, 10});
+    TimePrediction r = predict_time(Graph::from_edges(3, es), *t, {0, 1, 2}, {{0, 1, 2}}, p);
+    EXPECT_NEAR(r.seconds, 2 * (10 + 2), 1e-9);
+}
+
+TEST(TimeModel, PhasesOfRowsThenColumnsAddUp) {
+    // 2x2 process grid on mesh:4 (identity): rows {0,1},{2,3} at once, then
+    // the columns {0,2},{1,3}.  Rows: one step, neighbours, s/B + 100 ns
+    // (bisection m = 2: s/B).  Columns: 0->2 and 1->3 share link 1->2: 2s/B
+    // + 200 ns (bisection m = 3: 3 x 2s/(4B) = 1.5 s/B).
+    const double s = 1e6, B = 154e6;
+    auto t = parse_topology("mesh:4");
+    Graph g = Graph::from_edges(4, {{0, 1, s}, {1, 0, s}, {2, 3, s}, {3, 2, s},
+                                    {0, 2, s}, {2, 0, s}, {1, 3, s}, {3, 1, s}});
+    TimePrediction r = predict_time(g, *t, {0, 1, 2, 3}, {{0, 1}, {2, 3}, {0, 2}, {1, 3}});
+    EXPECT_EQ(r.phases, 2);
+    EXPECT_NEAR(r.seconds, 3 * s / B + 300e-9, 1e-12);
+}
+
+TEST(TimeModel, TreeRoutesUpAndDownWithPerTierBandwidth) {
+    // tree:2x2x2 (switches x nodes x cores); tiers outermost first.
+    auto t = parse_topology("tree:2x2x2");
+    ModelParams p;
+    p.bandwidth = {10, 100, 1000};  // backbone, node link, core link (B/s)
+    p.latency = {1, 0.1, 0.01};
+    // 0 -> 4 crosses every tier both sides: busiest = tier 0, 100 B / 10 B/s.
+    TimePrediction one = predict_time(Graph::from_edges(8, {{0, 4, 100}}), *t, identity(8), {}, p);
+    EXPECT_NEAR(one.seconds, 10 + 2 * (1 + 0.1 + 0.01), 1e-9);
+    // The reverse message uses the other direction of the same links.
+    TimePrediction both = predict_time(Graph::from_edges(8, {{0, 4, 100}, {4, 0, 100}}), *t, identity(8), {}, p);
+    EXPECT_NEAR(both.seconds, one.seconds, 1e-9);
+    // A second message up the same switch link doubles the busiest term.
+    TimePrediction two = predict_time(Graph::from_edges(8, {{0, 4, 100}, {1, 5, 100}}), *t, identity(8), {}, p);
+    EXPECT_NEAR(two.seconds, 20 + 2 * (1 + 0.1 + 0.01), 1e-9);
+    // Cores of one node: only the core links.
+    TimePrediction local = predict_time(Graph::from_edges(8, {{0, 1, 100}}), *t, identity(8), {}, p);
+    EXPECT_NEAR(local.seconds, 0.1 + 2 * 0.01, 1e-9);
+    // Defaults: Ethernet (125e6 B/s, 50 us) outside, shared memory (2e9, 1 us) inside.
+    auto t2 = parse_topology("tree:2x2");
+    TimePrediction d = predict_time(Graph::from_edges(4, {{0, 2, 125e6}}), *t2, identity(4));
+    EXPECT_NEAR(d.seconds, 1 + 2 * (50e-6 + 1e-6), 1e-9);
+}
+
+TEST(TimeModel, RejectsBadParametersAndGroups) {
+    auto t = parse_topology("tree:2x2");
+    Graph g = Graph::from_edges(4, {{0, 2, 1}});
+    ModelParams p;
+    p.bandwidth = {1e6};  // a tree needs one value per tier
+    EXPECT_THROW(predict_time(g, *t, identity(4), {}, p), Error);
+    EXPECT_THROW(predict_time(g, *t, identity(4), {{0, 9}}), Error);
+    EXPECT_THROW(predict_time(g, *t, identity(4), {{0, 1, 1}}), Error);
 }

@@ -1,0 +1,325 @@
+// model.cpp -- predicted communication time of a placement.
+//
+// The traffic is cut into phases that run one after another: the
+// point-to-point exchange (every edge outside an all-to-all group, all
+// messages in flight at once, as an application's halo or irregular
+// exchange) and one phase per set of concurrent all-to-all groups.
+//
+//   exchange  = link(E) + lat(E)
+//   phase     = max(sum over its pairwise steps S of link(S) + lat(S), bisection(P))
+//   seconds   = exchange + sum over phases
+//
+// link(X): the busiest link's bytes over its bandwidth when the messages of
+//   X are in flight together and follow the machine's own routes (dimension
+//   order on tori and meshes, Topology::route; up to the common ancestor and
+//   down on trees, each direction of a tier's link its own resource).  The
+//   busiest link finishes last: with max-min fair sharing (SimGrid) this is
+//   the time of X up to latency.  The hop-bytes (F under the hops metric, in
+//   bytes; reported as hop_bytes) are the sum of all links' loads: spread
+//   evenly they give a floor that never exceeds the busiest link, so F adds
+//   no term of its own; it is what the busiest link is made of, and stays
+//   beside the prediction for comparison.
+// pairwise steps: an all-to-all of p tasks runs as p - 1 steps in which
+//   every task exchanges with one partner (MPICH's long-message algorithm,
+//   SMPI's "pair"), each step after the previous one.  The steps load
+//   different links, so the phase takes the sum of the steps' busiest
+//   links, not the busiest link of all its messages at once.  The groups of
+//   one phase take their steps together.
+// bisection(P): seed 003 equations (15)-(16), the floor of the phase: for
+//   each group max_i m_i D / (4 B), D the bytes a member holds for the
+//   all-to-all (what it sends to its partners times p / (p - 1): the seed
+//   counts the part a task keeps), m_i the effective length of the group's
+//   image in direction i: 0 if the image is one layer, else the length of the
+//   smallest (cyclic on a torus) interval holding its coordinates, at most
+//   n_i / g_t (g_t = 2 on a torus, 1 on a mesh; equation (4)).  Tori and
+//   meshes only; on a tree the uplinks are the bisection and the steps'
+//   link terms already count them.
+// lat(X): the longest route's latency in X (sum of its links' latencies).
+#include "cost/model.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+
+#include "common/error.hpp"
+#include "topology/placement.hpp"
+#include "topology/torus.hpp"
+#include "topology/tree.hpp"
+
+namespace rankmap {
+
+namespace {
+
+// Defaults: bench/simgrid/sg_platform.py (TORUS_BW, TORUS_LAT, ETH_BW,
+// ETH_LAT, MEM_BW, MEM_LAT), so predictions are the suite's simulated seconds.
+constexpr double kTorusBandwidth = 154e6;  // BG/L: 0.25 B/cycle x 89 % payload x 700 MHz
+constexpr double kTorusLatency = 100e-9;   // per hop (the platform's assumption)
+constexpr double kEthBandwidth = 125e6;    // gigabit Ethernet, per direction
+constexpr double kEthLatency = 50e-6;
+constexpr double kMemBandwidth = 2e9;      // cores of one node (shared memory)
+constexpr double kMemLatency = 1e-6;
+
+
+// Per-link bandwidth and latency of every link id the loads use.
+struct Links {
+    const Topology *topo = nullptr;
+    const TreeTopology *tree = nullptr;
+    std::vector<double> bw, lat;          // per tier (tree) or one value
+    std::vector<int64_t> span, off;       // tree: leaves per tier-k entity, first link id of tier k
+    int64_t count = 0;                    // directed link ids
+
+    // Adds `bytes` from node a to node b to `load` (seconds per link) and
+    // returns the route's latency.
+    template <class Add>
+    double route(int a, int b, double bytes, std::vector<int64_t> &buf, Add add) const {
+        if (a == b) return 0;
+        if (tree) {
+            const int L = tree->ndims();
+            double lat_sum = 0;
+            for (int k = L - 1; k >= tree->tier(a, b); --k) {
+                add(2 * (off[k] + a / span[k]), bytes / bw[k]);      // up from a's side
+                add(2 * (off[k] + b / span[k]) + 1, bytes / bw[k]);  // down into b's side
+                lat_sum += 2 * lat[k];
+            }
+            return lat_sum;
+        }
+        topo->route(a, b, buf);
+        for (int64_t l : buf) add(l, bytes / bw[0]);
+        return static_cast<double>(buf.size()) * lat[0];
+    }
+};
+
+Links make_links(const Topology &topo, const ModelParams &p) {
+    Links k;
+    k.topo = &topo;
+    k.tree = topo.kind() == TopologyKind::Tree ? static_cast<const TreeTopology *>(&topo) : nullptr;
+    const size_t want = k.tree ? static_cast<size_t>(topo.ndims()) : 1;
+    auto fill = [&](const std::vector<double> &given, std::vector<double> &out, double outer, double inner,
+                    double other, const char *what) {
+        if (!given.empty()) {
+            if (given.size() != want)
+                throw Error(std::string("model: ") + what + " needs " + std::to_string(want) + " value(s) for " +
+                            topo.describe() + ", got " + std::to_string(given.size()));
+            for (double v : given)
+                if (!(v > 0)) throw Error(std::string("model: ") + what + " values must be > 0");
+            out = given;
+        } else if (k.tree) {
+            out.assign(want, outer);
+            out.back() = inner;
+        } else {
+            out.assign(1, other);
+        }
+    };
+    fill(p.bandwidth, k.bw, kEthBandwidth, kMemBandwidth, kTorusBandwidth, "bandwidth");
+    fill(p.latency, k.lat, kEthLatency, kMemLatency, kTorusLatency, "latency");
+    if (k.tree) {
+        const int L = topo.ndims();
+        k.span.assign(L, 1);
+        for (int j = L - 2; j >= 0; --j) k.span[j] = k.span[j + 1] * topo.dims()[j + 1];
+        k.off.assign(L + 1, 0);
+        for (int j = 0; j < L; ++j) k.off[j + 1] = k.off[j] + topo.size() / k.span[j];
+        k.count = 2 * k.off[L];
+    } else {
+        k.count = topo.num_links();
+    }
+    return k;
+}
+
+// Seconds per link of one set of concurrent messages; dense when the
+// machine is small enough.  reset() clears only the links it touched, so one
+// Load serves every step of an all-to-all.
+struct Load {
+    std::vector<double> dense;
+    std::vector<int64_t> touched;
+    std::unordered_map<int64_t, double> sparse;
+    explicit Load(int64_t links) {
+        if (links <= (int64_t{1} << 22)) dense.assign(static_cast<size_t>(links), 0.0);
+    }
+    void add(int64_t l, double s) {
+        if (dense.empty()) {
+            sparse[l] += s;
+            return;
+        }
+        double &x = dense[static_cast<size_t>(l)];
+        if (x == 0) touched.push_back(l);
+        x += s;
+    }
+    double max() const {
+        double m = 0;
+        for (int64_t l : touched) m = std::max(m, dense[static_cast<size_t>(l)]);
+        for (auto &kv : sparse) m = std::max(m, kv.second);
+        return m;
+    }
+    void reset() {
+        for (int64_t l : touched) dense[static_cast<size_t>(l)] = 0;
+        touched.clear();
+        sparse.clear();
+    }
+};
+
+// Seed 003's effective length m_i of the image of `nodes` in direction i.
+double effective_length(const TorusTopology &t, const std::vector<int> &nodes, int i) {
+    const int n = t.dims()[i];
+    std::vector<char> used(n, 0);
+    std::vector<int> c(t.ndims());
+    for (int v : nodes) {
+        t.coords(v, c.data());
+        used[c[i]] = 1;
+    }
+    std::vector<int> xs;
+    for (int x = 0; x < n; ++x)
+        if (used[x]) xs.push_back(x);
+    if (xs.size() <= 1) return 0;  // one layer: no traffic in direction i
+    if (!t.wrap()[i]) return xs.back() - xs.front() + 1;
+    int gap = 0;  // largest empty stretch between used coordinates, cyclically
+    for (size_t k = 0; k < xs.size(); ++k) {
+        int next = k + 1 < xs.size() ? xs[k + 1] : xs[0] + n;
+        gap = std::max(gap, next - xs[k]);
+    }
+    return std::min(static_cast<double>(n - gap + 1), n / 2.0);
+}
+
+} // namespace
+
+TimePrediction predict_time(const Graph &g, const Topology &topo, const std::vector<int> &place,
+                            const std::vector<std::vector<int>> &alltoall_groups, const ModelParams &params) {
+    check_placement(topo, g.n(), place);
+    if (!(params.bytes_per_unit > 0)) throw Error("model: bytes per unit must be > 0");
+    const Links links = make_links(topo, params);
+    const double unit = params.bytes_per_unit;
+
+    // Phases: group_in[ph][task] = the task's group in phase ph (-1: none),
+    // pos_in[ph][task] = its position (communicator rank) in that group.
+    std::vector<std::vector<int>> group_in, pos_in;
+    std::vector<std::vector<const std::vector<int> *>> members;
+    for (auto &grp : alltoall_groups) {
+        for (int t : grp)
+            if (t < 0 || t >= g.n())
+                throw Error("model: all-to-all group names task " + std::to_string(t) + ", graph has " +
+                            std::to_string(g.n()) + " tasks");
+        bool clash = group_in.empty();
+        for (int t : grp) clash = clash || group_in.back()[t] >= 0;
+        if (clash) {
+            group_in.emplace_back(g.n(), -1);
+            pos_in.emplace_back(g.n(), -1);
+            members.emplace_back();
+        }
+        const int id = static_cast<int>(members.back().size());
+        for (size_t k = 0; k < grp.size(); ++k) {
+            if (group_in.back()[grp[k]] >= 0) throw Error("model: a task appears twice in one all-to-all group");
+            group_in.back()[grp[k]] = id;
+            pos_in.back()[grp[k]] = static_cast<int>(k);
+        }
+        members.back().push_back(&grp);
+    }
+    const int nph = static_cast<int>(group_in.size());
+
+    // Sort every edge into the exchange or into its all-to-all phase and
+    // pairwise step.  Step s of a group of p pairs position r with r XOR s
+    // when p is a power of two (SMPI's "pair" algorithm), else r sends to
+    // r + s (mod p) (MPICH's pairwise exchange).
+    struct Msg {
+        int a, b;
+        double bytes;
+    };
+    std::vector<Msg> exchange;
+    std::vector<std::vector<std::vector<Msg>>> steps(nph);  // steps[ph][s]
+    std::vector<std::vector<double>> sent(nph);             // bytes a task sends inside its group
+    for (int ph = 0; ph < nph; ++ph) sent[ph].assign(g.n(), 0.0);
+    TimePrediction r;
+    for (int i = 0; i < g.n(); ++i) {
+        for (int64_t e = g.begin(i); e < g.end(i); ++e) {
+            const int j = g.target(e);
+            const Msg m{place[i], place[j], g.weight(e) * unit};
+            r.hop_bytes += m.bytes * topo.hops(m.a, m.b);
+            int ph = 0;
+            while (ph < nph && !(group_in[ph][i] >= 0 && group_in[ph][i] == group_in[ph][j])) ++ph;
+            if (ph == nph) {
+                exchange.push_back(m);
+                continue;
+            }
+            const int p = static_cast<int>(members[ph][group_in[ph][i]]->size());
+            const int pi = pos_in[ph][i], pj = pos_in[ph][j];
+            const int step = (p & (p - 1)) == 0 ? (pi ^ pj) : (pj - pi + p) % p;
+            if (static_cast<int>(steps[ph].size()) <= step) steps[ph].resize(step + 1);
+            steps[ph][step].push_back(m);
+            sent[ph][i] += m.bytes;
+        }
+    }
+
+    // Messages in flight together: (busiest link, longest route latency).
+    Load load(links.count);
+    std::vector<int64_t> buf;
+    auto concurrent = [&](const std::vector<Msg> &msgs) {
+        load.reset();
+        double lat = 0;
+        for (const Msg &m : msgs)
+            lat = std::max(lat, links.route(m.a, m.b, m.bytes, buf, [&](int64_t l, double x) { load.add(l, x); }));
+        return std::make_pair(load.max(), lat);
+    };
+    const auto ex = concurrent(exchange);
+    r.busiest_link = ex.first;
+    r.exchange = ex.first + ex.second;
+
+    const auto *torus = topo.kind() == TopologyKind::Torus ? static_cast<const TorusTopology *>(&topo) : nullptr;
+    for (int ph = 0; ph < nph; ++ph) {
+        double pairwise = 0;
+        for (const auto &msgs : steps[ph]) {
+            if (msgs.empty()) continue;
+            const auto st = concurrent(msgs);
+            r.busiest_link = std::max(r.busiest_link, st.first);
+            pairwise += st.first + st.second;
+        }
+        double bis = 0;
+        for (const auto *grp : members[ph]) {
+            const size_t p = grp->size();
+            if (!torus || p < 2) continue;
+            double D = 0;
+            std::vector<int> nodes;
+            for (int t : *grp) {
+                D = std::max(D, sent[ph][t]);
+                nodes.push_back(place[t]);
+            }
+            D *= static_cast<double>(p) / static_cast<double>(p - 1);
+            double m = 0;
+            for (int d = 0; d < torus->net_dims(); ++d) m = std::max(m, effective_length(*torus, nodes, d));
+            bis = std::max(bis, m * D / (4 * links.bw[0]));
+        }
+        r.bisection = std::max(r.bisection, bis);
+        r.alltoall += std::max(pairwise, bis);
+    }
+    r.phases = nph;
+    r.seconds = r.exchange + r.alltoall;
+    return r;
+}
+
+std::vector<std::vector<int>> read_groups(const std::string &path) {
+    std::ifstream in(path);
+    if (!in) throw Error("cannot open all-to-all groups file " + path, ErrorKind::Io);
+    std::vector<std::vector<int>> out;
+    std::string line;
+    for (int lineno = 1; std::getline(in, line); ++lineno) {
+        line = line.substr(0, line.find('#'));
+        std::istringstream ss(line);
+        std::vector<int> grp;
+        std::string tok;
+        while (ss >> tok) {
+            size_t used = 0;
+            long v = -1;
+            try {
+                v = std::stol(tok, &used);
+            } catch (...) {
+                used = 0;
+            }
+            if (used != tok.size() || v < 0 || v > (1L << 30))
+                throw Error(path + ":" + std::to_string(lineno) + ": '" + tok + "' is not a task number");
+            grp.push_back(static_cast<int>(v));
+        }
+        if (!grp.empty()) out.push_back(std::move(grp));
+    }
+    return out;
+}
+
+} // namespace rankmap

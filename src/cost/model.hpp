@@ -1,0 +1,62 @@
+// model.hpp -- predicted communication time of a placement (issue 24, item 1):
+// one number in seconds that the rest of the engine can compare placements
+// by, built from the quantities src/cost already knows (hop-bytes, the
+// busiest link under the machine's own routes) and, for groups of tasks that
+// do all-to-all, the same link loads step by step of the pairwise exchange,
+// with seed 003's bisection model as their floor.  The terms and their
+// constants are explained in model.cpp.
+#pragma once
+#include <vector>
+
+#include "graph/graph.hpp"
+#include "topology/topology.hpp"
+
+namespace rankmap {
+
+// Machine and unit constants of the model.  Empty vectors take the defaults
+// of bench/simgrid/sg_platform.py, so that the model predicts the suite's
+// simulated seconds:
+//   torus / mesh / file: one value, 154 MB/s per link and direction and
+//     100 ns per link (BG/L link payload rate; the platform's per-hop latency);
+//   tree: one value per tier, outermost first.  The innermost tier (cores of
+//     one node) is shared memory, 2 GB/s and 1 us; every outer tier is
+//     gigabit Ethernet, 125 MB/s per direction and 50 us.  (The platform's
+//     Fast-Ethernet backbone of the 8x4 three-tier cluster, 12.5 MB/s, is a
+//     non-default and is passed explicitly.)
+struct ModelParams {
+    double bytes_per_unit = 1;       // bytes per unit of graph weight
+    std::vector<double> bandwidth;   // bytes/s per link and direction
+    std::vector<double> latency;     // seconds per link crossed
+};
+
+// The prediction and its terms (seconds).  seconds = exchange + alltoall.
+struct TimePrediction {
+    double seconds = 0;
+    double exchange = 0;      // point-to-point traffic outside all-to-all groups
+    double alltoall = 0;      // the all-to-all phases, one after another
+    double busiest_link = 0;  // busiest link of the exchange or of any all-to-all step
+    double bisection = 0;     // largest seed 003 bisection floor of any phase
+    double hop_bytes = 0;     // F under the hops metric, in bytes (reported, not a term)
+    int phases = 0;           // all-to-all phases found in `alltoall_groups`
+};
+
+// Predicted communication time of `place` (task -> node) for graph `g`.
+//
+// alltoall_groups: optional lists of tasks (in communicator rank order) that
+// exchange by MPI_Alltoall; the graph's edges inside a group are that
+// all-to-all's messages.  Consecutive groups with no task in common run at
+// the same time (one phase, e.g. all rows of a process grid); a group that
+// shares a task with the current phase starts the next phase (the columns).
+// Every other edge is a point-to-point message of one concurrent exchange.
+//
+// Throws rankmap::Error on a bad placement, a task outside [0, n) in a
+// group, or a bandwidth/latency vector of the wrong length.
+TimePrediction predict_time(const Graph &g, const Topology &topo, const std::vector<int> &place,
+                            const std::vector<std::vector<int>> &alltoall_groups = {},
+                            const ModelParams &params = {});
+
+// Reads all-to-all groups: one group per line, task numbers separated by
+// blanks, `#` comments.  Errors name the file and line.
+std::vector<std::vector<int>> read_groups(const std::string &path);
+
+} // namespace rankmap
