@@ -26,7 +26,9 @@
  *      library's own constructor runs on the result with reorder=0.
  * MPIR_CVAR_RANKMAP_CART=0, _GRAPH=0 and _DIST_GRAPH=0 keep the order of one
  * kind of call; MPIR_CVAR_RANKMAP_SKIP_PROGRAMS (or a program marked unsafe)
- * of every kind.  After a reorder that moved ranks, safety.c watches for
+ * of every kind: the call reaches the MPI library with reorder=0, so an MPI
+ * that reorders itself (the patched MPICH below the plugin) keeps the order
+ * too.  After a reorder that moved ranks, safety.c watches for
  * programs that assume ranks do not move (doc/compatibility.md).
  * As for MPI_Graph_create, the vertices of a reordered distributed graph are
  * ranks of the new communicator: the process with new rank v plays vertex v
@@ -432,7 +434,7 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int period
     if (!(reorder || pmpi_set.force) || !pmpi_set.cart || !cart_applies(comm, ndims, dims)) {
         if (pmpi_set.verbose && periods && cart_applies(comm, ndims, dims))
             cart_as_launched(comm, ndims, dims, periods, reorder ? "reordering off" : "reorder=0");
-        return PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm);
+        return PMPI_Cart_create(comm, ndims, dims, periods, reorder && pmpi_set.cart, newcomm);
     }
     int pair[2], rc, rank;
     MPI_Comm ordered = MPI_COMM_NULL;
@@ -505,7 +507,7 @@ int MPI_Graph_create(MPI_Comm comm, int nnodes, const int indx[], const int edge
                      MPI_Comm *newcomm)
 {
     if (!(reorder || pmpi_set.force) || !pmpi_set.graph || !indx || !hooks_apply(comm, nnodes))
-        return PMPI_Graph_create(comm, nnodes, indx, edges, reorder, newcomm);
+        return PMPI_Graph_create(comm, nnodes, indx, edges, reorder && pmpi_set.graph, newcomm);
     int pair[2], rc, rank;
     MPI_Comm ordered = MPI_COMM_NULL;
     if ((rc = graph_pair(comm, nnodes, indx, edges, pair)) != MPI_SUCCESS ||
@@ -616,7 +618,7 @@ int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int d
         PMPI_Comm_size(comm, &size);
     if (!pmpi_set.dist_graph || !(reorder || pmpi_set.force) || !hooks_apply(comm, size) || n < 0)
         return PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info,
-                                      reorder, newcomm);
+                                      reorder && pmpi_set.dist_graph, newcomm);
     long m = 0;
     for (int i = 0; i < n; i++)
         m += degrees[i] > 0 ? degrees[i] : 0;
@@ -722,8 +724,8 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int source
     if (!pmpi_set.dist_graph || !(reorder || pmpi_set.force) || !hooks_apply(comm, size) || indegree < 0 ||
         outdegree < 0)
         return PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree,
-                                               destinations, destweights, info, reorder,
-                                               newcomm);
+                                               destinations, destweights, info,
+                                               reorder && pmpi_set.dist_graph, newcomm);
     int *triples = malloc((size_t) (3 * outdegree + 1) * sizeof(int));
     int m = triples ? outdegree : 0;
     for (int j = 0; j < m; j++) {
