@@ -26,8 +26,23 @@ int rankmap::capi::fail(int code, const std::string &msg) {
     return code;
 }
 
+namespace rankmap::capi {
+void fill_report(rankmap_report *report, const CostReport &c, double seconds, const char *alg) {
+    if (!report) return;
+    std::memset(report, 0, sizeof(*report));
+    report->F = c.F;
+    report->F_min = c.F_min;
+    report->ratio = c.ratio;
+    report->avg_dilation = c.avg_dilation;
+    report->max_link_load = c.max_link_load;
+    report->seconds = seconds;
+    std::strncpy(report->algorithm, alg, sizeof(report->algorithm) - 1);
+}
+} // namespace rankmap::capi
+
 namespace {
 using rankmap::capi::fail;
+using rankmap::capi::fill_report;
 using rankmap::capi::guarded;
 using rankmap::capi::status_of;
 
@@ -188,20 +203,6 @@ void rankmap_options_init(rankmap_options *opts) {
     opts->seed = 1;
     opts->cache_dir = nullptr;  // RANKMAP_WISDOM
 }
-
-namespace {
-void fill_report(rankmap_report *report, const rankmap::CostReport &c, double seconds, const char *alg) {
-    if (!report) return;
-    std::memset(report, 0, sizeof(*report));
-    report->F = c.F;
-    report->F_min = c.F_min;
-    report->ratio = c.ratio;
-    report->avg_dilation = c.avg_dilation;
-    report->max_link_load = c.max_link_load;
-    report->seconds = seconds;
-    std::strncpy(report->algorithm, alg, sizeof(report->algorithm) - 1);
-}
-} // namespace
 
 int rankmap_map(rankmap_topology_t topo, rankmap_graph_t graph, const rankmap_options *opts, int *node_of_task,
                 rankmap_report *report) {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "cost/cost.hpp"
 #include "graph/graph.hpp"
 #include "rankmap.h"
 #include "topology/topology.hpp"
@@ -52,5 +53,8 @@ template <class F> int guarded(F &&f) {
         return fail(RANKMAP_ERR_INTERNAL, "internal error: unknown exception");
     }
 }
+
+// *report = c with the call's time and the name of the mapper (NULL: nothing).
+void fill_report(rankmap_report *report, const CostReport &c, double seconds, const char *alg);
 
 } // namespace rankmap::capi

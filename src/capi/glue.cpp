@@ -277,17 +277,6 @@ bool evaluate_if_valid(const Graph &g, const Topology &t, const std::vector<int>
     return true;
 }
 
-void fill_report(rankmap_report *out, const CostReport &c, double seconds, const char *alg) {
-    if (!out) return;
-    std::memset(out, 0, sizeof(*out));
-    out->F = c.F;
-    out->F_min = c.F_min;
-    out->ratio = c.ratio;
-    out->avg_dilation = c.avg_dilation;
-    out->max_link_load = c.max_link_load;
-    out->seconds = seconds;
-    std::snprintf(out->algorithm, sizeof(out->algorithm), "%s", alg);
-}
 
 // A symmetry alone must leave F exactly as it was (same terms, same order).
 void check_exact(const Topology &t, const PinResult &pin, double was, double now) {
@@ -313,6 +302,7 @@ void say(char *why, size_t whylen, const std::string &m) {
 } // namespace rankmap
 
 using rankmap::capi::fail;
+using rankmap::capi::fill_report;
 using rankmap::capi::guarded;
 
 extern "C" {

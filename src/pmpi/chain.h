@@ -41,6 +41,34 @@ static inline void *chain_next(const char *name, void *self)
 #endif
 }
 
+/* A function pointer of any type: the wrappers' cache of the definition
+ * each of them calls. */
+typedef void (*chain_fn)(void);
+
+/* The definition a wrapper of NAME calls: the next one after this library,
+ * or PMPI when there is none or it is SELF; found once and kept in *SLOT.
+ * Out of line, so a wrapper's common path (chain_next_fn) stays a load, a
+ * test and a jump. */
+__attribute__((noinline, unused)) static chain_fn chain_next_of(chain_fn *slot, const char *name,
+                                                                chain_fn pmpi, chain_fn self)
+{
+    chain_fn f = pmpi;
+    void *self_p, *sym;
+    memcpy(&self_p, &self, sizeof(self_p));
+    sym = chain_next(name, self_p);
+    if (sym)
+        memcpy(&f, &sym, sizeof(f));
+    __atomic_store_n(slot, f, __ATOMIC_RELAXED);
+    return f;
+}
+
+static inline chain_fn chain_next_fn(chain_fn *slot, const char *name, chain_fn pmpi,
+                                     chain_fn self)
+{
+    chain_fn f = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    return __builtin_expect(f != NULL, 1) ? f : chain_next_of(slot, name, pmpi, self);
+}
+
 static inline int chain_init(int *argc, char ***argv, void *self)
 {
     chain_init_fn next;

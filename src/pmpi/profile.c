@@ -539,28 +539,8 @@ int MPI_Finalize(void)
  * safety.c) go to the next definition in the lookup order (chain.h's rule),
  * found once, so either library may come first in LD_PRELOAD; without a
  * next definition (static links) to PMPI_. */
-typedef void (*prof_fn)(void);
-
-__attribute__((noinline)) static prof_fn prof_next_of(prof_fn *slot, const char *name,
-                                                      prof_fn pmpi, prof_fn self)
-{
-    prof_fn f = pmpi;
-    void *sym = chain_next(name, NULL);
-    if (sym) {
-        prof_fn g;
-        memcpy(&g, &sym, sizeof(g));
-        if (g != self)
-            f = g;
-    }
-    __atomic_store_n(slot, f, __ATOMIC_RELAXED);
-    return f;
-}
-
-static inline prof_fn prof_next(prof_fn *slot, const char *name, prof_fn pmpi, prof_fn self)
-{
-    prof_fn f = __atomic_load_n(slot, __ATOMIC_RELAXED);
-    return f ? f : prof_next_of(slot, name, pmpi, self);
-}
+typedef chain_fn prof_fn;
+#define prof_next chain_next_fn
 #define PROF_NEXT(NAME)                                                                      \
     ((__typeof__(&PMPI_##NAME)) prof_next(&prof_next_##NAME, "MPI_" #NAME,                   \
                                           (prof_fn) PMPI_##NAME, (prof_fn) MPI_##NAME))

@@ -69,6 +69,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pmpi/chain.h"
 #include "pmpi/safety.h"
 #include "pmpi/table.h"
 
@@ -701,32 +702,8 @@ void pmpi_safety_leave(void)
 
 /* ---- the wrappers -------------------------------------------------------------------- */
 
-typedef void (*any_fn)(void);
-
-/* The next definition of NAME after this library (chain.h's rule), else
- * PMPI, found once and kept in SLOT; out of line, so a wrapper's common path
- * stays a load, a test and a jump. */
-__attribute__((noinline)) static any_fn next_of(any_fn *slot, const char *name, any_fn pmpi,
-                                                any_fn self)
-{
-    any_fn f;
-    void *sym = dlsym(RTLD_NEXT, name);
-    f = pmpi;
-    if (sym) {
-        any_fn g;
-        memcpy(&g, &sym, sizeof(g));
-        if (g != self)
-            f = g;
-    }
-    __atomic_store_n(slot, f, __ATOMIC_RELAXED);
-    return f;
-}
-
-static inline any_fn next_fn(any_fn *slot, const char *name, any_fn pmpi, any_fn self)
-{
-    any_fn f = __atomic_load_n(slot, __ATOMIC_RELAXED);
-    return __builtin_expect(f != NULL, 1) ? f : next_of(slot, name, pmpi, self);
-}
+typedef chain_fn any_fn;
+#define next_fn chain_next_fn
 #define NEXT(NAME)                                                                           \
     ((__typeof__(&PMPI_##NAME)) next_fn(&next_##NAME, "MPI_" #NAME, (any_fn) PMPI_##NAME,   \
                                         (any_fn) MPI_##NAME))
