@@ -2,6 +2,7 @@
 """run.py -- the seeds' experiments on simulated machines (SimGrid SMPI).
 
   bench/simgrid/run.py [--quick | --smoke | --irregular | --clusters] [--build DIR] [--out DIR] [--jobs N]
+                       [--maps DIR]
 
 Builds the MPI kernels (kernels/*.c) with SimGrid's smpicc, generates the
 platforms (sg_platform.py), the communication graphs (`rankmap gen`) and the
@@ -11,6 +12,8 @@ table: kernel | platform | placement | cost F/F_min | max link load |
 simulated communication time | speed-up over rank order | model | seed figure,
 then the issue's targets with PASS/MISS.  Writes DIR/<mode>.csv, .md and
 .png.
+With --maps DIR it also saves every row's placement, graph and simulated
+time (DIR/manifest.json) for the cost model's check (model_check.py).
 
   --quick   the fast subset (README main command): SAGE-like and scrambled
             cubic1 on 8x8x8, the 8x4x4 stencil, the FFT row/column phases,
@@ -242,6 +245,10 @@ class Case:
         self.placements = []  # (label, mapfile, extra dict)
         self.baseline = baseline
         self.optimum = None  # least F over all placements, when small enough to enumerate
+        # For the cost model (rankmap eval --alltoall/--bytes-per-unit/--bandwidth/--latency):
+        self.unit = 1.0      # bytes per unit of graph weight the kernel sends
+        self.groups = None   # file of the all-to-all groups (FFT: rows, then columns)
+        self.model_args = []  # platform constants that differ from the model's defaults
 
     def add(self, label, mapfile, **extra):
         self.placements.append((label, mapfile, extra))
@@ -278,6 +285,7 @@ def seed000_cases(tools, dims, quick, irregular=False):
             label = w + "-like"
         c = Case(label, dims + " torus", "torus", dims, topo, g,
                  [tools.kernel("replay"), g, str(UNIT[w]), "1"], seed=seeds[w], baseline="rank order")
+        c.unit = UNIT[w]
         for alg, lab in (("identity", "rank order"), ("random", "random"), ("greedy", "greedy (seed 000)"),
                          ("auto", "rankmap auto"), ("congestion", "rankmap congestion")):
             if ((quick or irregular) and alg in ("random", "greedy")) or (ideal and alg == "random"):
@@ -306,6 +314,10 @@ def fft_cases(tools, quick):
         c = Case(f"3-D FFT {row}x{nrows}", dims_s + " torus", "torus", dims_s, topo, g,
                  [tools.kernel("fft"), str(row), str(nrows), str(FFT_BYTES), "1"], seed=seed,
                  baseline="default (rank order)")
+        c.groups = tools.path(f"fft-{row}x{nrows}.groups")
+        with open(c.groups, "w") as f:  # rows (one phase), then columns (the next)
+            f.writelines(" ".join(str(q * row + k) for k in range(row)) + "\n" for q in range(nrows))
+            f.writelines(" ".join(str(q * row + k) for q in range(nrows)) + "\n" for k in range(row))
         maps = [("default (rank order)", fft_map_default(row, nrows, dims)),
                 (f"{row}-cube rows (seed 003)", fft_map_cube(row, nrows, dims, side))]
         for lab, coords in maps:
@@ -372,6 +384,12 @@ def cluster_cases(tools, quick):
             c = Case(label, name, "cluster", spec, topo, g,
                      [tools.kernel("replay"), g, str(UNIT[w] if w == "umt" else UNIT["cubic1"]), "1"],
                      seed=seed, baseline="round-robin (MPI default)")
+            c.unit = UNIT[w] if w == "umt" else UNIT["cubic1"]
+            bw = [plat.ETH_BW, plat.MEM_BW] if switches == 1 else \
+                [plat.ETH_BW if cores <= 2 else plat.FAST_ETH_BW, plat.ETH_BW, plat.MEM_BW]
+            lat = [plat.ETH_LAT, plat.MEM_LAT] if switches == 1 else [plat.ETH_LAT, plat.ETH_LAT, plat.MEM_LAT]
+            c.model_args = ["--bandwidth", ",".join(f"{x:g}" for x in bw),
+                            "--latency", ",".join(f"{x:g}" for x in lat)]
             rr = [None] * n
             for r in range(n):
                 node, core = r % nodes, r // nodes
@@ -396,6 +414,7 @@ def smoke_cases(tools):
     g, ideal = scramble(tools, "cubic1", topo, 32, seed=1)
     c = Case("cubic1 (scrambled)", dims + " torus", "torus", dims, topo, g,
              [tools.kernel("replay"), g, str(UNIT["cubic1"]), "1"], baseline="rank order")
+    c.unit = UNIT["cubic1"]
     for alg, lab in (("identity", "rank order"), ("auto", "rankmap auto")):
         m = tools.path(f"smoke-{alg}.map")
         tools.map(topo, g, m, "--algorithm", alg)
@@ -624,6 +643,35 @@ def plot(rows, path):
     fig.savefig(path, dpi=90)
 
 
+def save_maps(rows, out, mode):
+    """Copies each row's mapfile, its graph and all-to-all groups into OUT and
+    writes OUT/manifest.json: per row the kernel, platform, placement, the
+    `rankmap eval` inputs of the cost model and the simulated times."""
+    os.makedirs(out, exist_ok=True)
+    copied = {}
+
+    def keep(path, stem):
+        if path not in copied:
+            dst = f"{stem}-{len(copied):03d}{os.path.splitext(path)[1]}"
+            shutil.copyfile(path, os.path.join(out, dst))
+            copied[path] = dst
+        return copied[path]
+
+    entries = []
+    for r in rows:
+        c = r["case"]
+        m = next(m for lab, m, _ in c.placements if lab == r["placement"])
+        entries.append(dict(kernel=r["kernel"], platform=r["platform"], placement=r["placement"], topology=c.topo,
+                            graph=keep(c.graph, "graph"), mapping=keep(m, "map"),
+                            alltoall=keep(c.groups, "groups") if c.groups else None,
+                            bytes_per_unit=c.unit, model_args=c.model_args,
+                            comm_s=r["res"].get("COMM_TIME"), row_s=r["res"].get("ROW_TIME"),
+                            col_s=r["res"].get("COL_TIME")))
+    with open(os.path.join(out, "manifest.json"), "w") as f:
+        json.dump(dict(mode=mode, smpi_cfg=SMPI_CFG, rows=entries), f, indent=1)
+    log(f"run.py: saved {len(entries)} placements in {out}/manifest.json")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     mode = ap.add_mutually_exclusive_group()
@@ -637,6 +685,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=2, help="simulations at once (default 2)")
     ap.add_argument("--timeout", type=int, default=1800, help="seconds per simulation")
     ap.add_argument("--keep", action="store_true", help="keep the work directory (graphs, maps, platforms)")
+    ap.add_argument("--maps", metavar="DIR",
+                    help="save every row's placement, graph and simulated time in DIR (manifest.json), "
+                         "the input of model_check.py")
     a = ap.parse_args()
     name = "smoke" if a.smoke else "quick" if a.quick else "irregular" if a.irregular else \
         "clusters" if a.clusters else "full"
@@ -657,6 +708,8 @@ def main():
                 fft_cases(tools, a.quick) + cluster_cases(tools, a.quick)
         log(f"run.py: {sum(len(c.placements) for c in cases)} simulations prepared in {time.time() - t0:.0f} s")
         rows = run_all(tools, cases, a.jobs, a.timeout)
+        if a.maps:
+            save_maps(rows, a.maps, name)
     finally:
         if a.keep:
             log(f"run.py: work directory kept: {work}")
