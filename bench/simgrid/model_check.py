@@ -105,7 +105,9 @@ def main():
         modes.append(man["mode"])
         for r in man["rows"]:
             if r.get("comm_s"):
-                rows[(r["kernel"], r["platform"], r["placement"])] = (d, r)
+                key = (r["kernel"], r["platform"], r["placement"])
+                rows.pop(key, None)  # the later manifest's row, in its order
+                rows[key] = (d, r)
     table, cases = [], {}
     for key, (d, r) in rows.items():
         pred = predict(rankmap, d, r)
