@@ -11,13 +11,9 @@
 
 int main(int argc, char **argv)
 {
-    int dims[3], periods[3], src[3], dst[3], crank, wrank;
+    int dims[3], src[3], dst[3], crank, wrank;
     MPI_Comm cart;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    compat_grid(dims, periods);
-    MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 1, &cart);
-    MPI_Comm_rank(cart, &crank);
+    compat_cart(&argc, &argv, dims, &wrank, &crank, &cart);
     for (int d = 0; d < 3; d++)
         MPI_Cart_shift(cart, d, 1, &src[d], &dst[d]);
     MPI_Comm_free(&cart);

@@ -24,14 +24,20 @@ static int compat_failures;
         }                                                                                  \
     } while (0)
 
-/* dims of the periodic grid of all world ranks */
-static inline void compat_grid(int dims[3], int periods[3])
+/* The start every Cartesian program shares: MPI_Init, then a periodic 3-D
+ * grid of all world ranks (MPI_Dims_create) created with reorder=1; its
+ * dims, this process's rank in MPI_COMM_WORLD and in the grid. */
+static inline void compat_cart(int *argc, char ***argv, int dims[3], int *wrank, int *crank,
+                               MPI_Comm *cart)
 {
-    int size;
+    int size, periods[3] = { 1, 1, 1 };
+    MPI_Init(argc, argv);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_rank(MPI_COMM_WORLD, wrank);
     dims[0] = dims[1] = dims[2] = 0;
     MPI_Dims_create(size, 3, dims);
-    periods[0] = periods[1] = periods[2] = 1;
+    MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 1, cart);
+    MPI_Comm_rank(*cart, crank);
 }
 
 /* The neighbours of RANK along dimension D (shift by +1: *src below, *dst

@@ -13,13 +13,9 @@
 
 int main(int argc, char **argv)
 {
-    int dims[3], periods[3], crank, wrank, me[3];
+    int dims[3], crank, wrank, me[3];
     MPI_Comm cart;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    compat_grid(dims, periods);
-    MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 1, &cart);
-    MPI_Comm_rank(cart, &crank);
+    compat_cart(&argc, &argv, dims, &wrank, &crank, &cart);
     MPI_Cart_coords(cart, crank, 3, me);
     if (wrank == 0 && getenv("COMPAT_SLOW"))
         sleep((unsigned) atoi(getenv("COMPAT_SLOW")));
