@@ -191,10 +191,10 @@ def render():
     plugin = read_plugin()
     if plugin:
         out += ["## Settings of the PMPI plugin", "",
-                "The PMPI plugin (`librankmap-pmpi`) reads these from the environment too;",
-                "they are declared in `src/pmpi/settings.cvars`, in the same CVAR block",
-                "format.  The patched MPICH adopts them, with the glue it shares with the",
-                "plugin, in its next patch revision; until then they act in the plugin only.",
+                "The PMPI plugin (`librankmap-pmpi`) reads every `MPIR_CVAR_RANKMAP_*` setting above from the",
+                "environment, and these, its safety net for programs that assume ranks do",
+                "not move, which only the plugin has.  They are declared in",
+                "`src/pmpi/settings.cvars`, in the same CVAR block format.",
                 "What the safety settings catch and cost: [compatibility.md](compatibility.md).",
                 ""]
         for e in plugin:

@@ -15,6 +15,7 @@ if BUILD_MPICH
 MPICH_STAGE = $(abs_top_builddir)/mpich-stage
 MPICH_ROOT = $(MPICH_STAGE)$(prefix)
 MPICH_DEPS = $(top_srcdir)/maint/mpich/build-mpich.sh $(top_srcdir)/include/rankmap.h \
+	$(top_srcdir)/include/rankmap_glue.h \
 	$(top_srcdir)/maint/mpich/patches/series \
 	$(wildcard $(top_srcdir)/maint/mpich/patches/*.patch) $(top_builddir)/config.status
 

@@ -16,7 +16,8 @@
 #    are derived from the machine's own apt sources when missing), or the
 #    tree given with --with-mpich-src.  The pristine tree is kept in the cache.
 # 2. The build tree lives in $CACHE/mpich-<key>, where <key> hashes the patch
-#    series, the configuration, the source and rankmap.h (without comments): a
+#    series, the configuration, the source and the rankmap headers it compiles
+#    against (rankmap.h, rankmap_glue.h, torus_bcast.h; without comments): a
 #    second run with the same inputs only installs.  The tree is configured for the prefix
 #    /opt/rankmap and relocated at install (text files rewritten, libmpich
 #    finds librankmap through $ORIGIN), so the key does not depend on where
@@ -70,7 +71,9 @@ case $prefix in /*) ;; *) die "--prefix must be absolute: $prefix" ;; esac
 case $config in vendor|dev) ;; *) die "--config must be vendor or dev, not '$config'" ;; esac
 rm_build=$(cd "$rm_build" && pwd) || die "--rankmap-build $rm_build: no such directory"
 rm_src=$(cd "$rm_src" && pwd) || die "--rankmap-src $rm_src: no such directory"
-[ -f "$rm_src/include/rankmap.h" ] || die "$rm_src/include/rankmap.h not found (--rankmap-src)"
+for h in rankmap.h rankmap_glue.h; do
+  [ -f "$rm_src/include/$h" ] || die "$rm_src/include/$h not found (--rankmap-src)"
+done
 [ -f "$rm_src/src/coll/torus_bcast.h" ] || die "$rm_src/src/coll/torus_bcast.h not found (--rankmap-src)"
 ls "$rm_build"/.libs/librankmap.so* >/dev/null 2>&1 ||
   die "$rm_build/.libs/librankmap.so not found: build librankmap first (make librankmap.la)"
@@ -212,7 +215,7 @@ key=$( {
   for p in "${patches[@]}"; do basename "$p"; cat "$p"; done
   # the headers MPICH compiles against, without their comments: a comment
   # edit in rankmap.h does not rebuild MPICH
-  for h in "$rm_src/include/rankmap.h" "$rm_src/src/coll/torus_bcast.h"; do
+  for h in "$rm_src/include/rankmap.h" "$rm_src/include/rankmap_glue.h" "$rm_src/src/coll/torus_bcast.h"; do
     cpp -fpreprocessed -dD -E -P - <"$h" 2>/dev/null || cat "$h"
   done
 } | sha256sum | cut -c1-16)
@@ -235,7 +238,7 @@ else
     rm -rf "$tree"
     note "copying $pristine to $tree"
     cp -a "$pristine" "$tree.tmp.$$" && mv "$tree.tmp.$$" "$tree" || die "cannot copy the MPICH source"
-    cp "$rm_src/include/rankmap.h" "$tree/src/include/rankmap.h"
+    cp "$rm_src/include/rankmap.h" "$rm_src/include/rankmap_glue.h" "$tree/src/include/"
     # the torus broadcast schedule's C API (librankmap), for patch 0005
     cp "$rm_src/src/coll/torus_bcast.h" "$tree/src/include/torus_bcast.h"
     for p in "${patches[@]}"; do

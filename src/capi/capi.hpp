@@ -8,6 +8,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "common/error.hpp"
 #include "cost/cost.hpp"
@@ -20,6 +21,11 @@ struct rankmap_topology_s {
 };
 struct rankmap_graph_s {
     rankmap::Graph g;
+    // Tasks that exchange by MPI_Alltoall (rankmap_graph_cartesian_alltoall),
+    // in the order predict_time() reads them; empty for other graphs.
+    std::vector<std::vector<int>> alltoall;
+    std::vector<int> grid_dims;        // the grid of those lines
+    std::vector<bool> grid_alltoall;   // its all-to-all dimensions
 };
 
 namespace rankmap::capi {

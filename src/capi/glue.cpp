@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "common/error.hpp"
 #include "common/timer.hpp"
 #include "cost/cost.hpp"
+#include "cost/model.hpp"
 #include "topology/torus.hpp"
 #include "topology/tree.hpp"
 
@@ -229,8 +232,6 @@ PinResult pin_task0(const Graph &g, const Topology &t, std::vector<int> &place, 
 
 // The guard: the new order replaces the current one only if it is strictly
 // cheaper.  The one place that decides whether a reorder pays.
-bool reorder_pays(const CostReport &current, const CostReport &mapped) { return mapped.F < current.F; }
-
 // place[r] = node of task r -> new_of_member[i] = task of member i (-1: none).
 // A member already on the node of its own task keeps its rank; the other
 // tasks of a node go to its remaining members, lowest member first.
@@ -321,7 +322,7 @@ int rankmap_reorder_ranks(rankmap_topology_t topo, rankmap_graph_t graph, const 
     std::string note;
     const int rc = guarded([&] {
         if (!topo || !graph || !node_of_member) throw Error("rankmap_reorder_ranks: NULL argument");
-        if (flags & ~RANKMAP_REORDER_FREE_RANK0)
+        if (flags & ~(RANKMAP_REORDER_FREE_RANK0 | RANKMAP_REORDER_GUARD_F | RANKMAP_REORDER_GUARD_OFF))
             throw Error("rankmap_reorder_ranks: unknown flags " + std::to_string(flags));
         const Topology &t = *topo->t;
         const Graph &g = graph->g;
@@ -364,10 +365,17 @@ int rankmap_reorder_ranks(rankmap_topology_t topo, rankmap_graph_t graph, const 
         if (over >= 0)
             throw Error("placement of " + std::string(mapped.algorithm) + " puts more tasks on node " +
                         std::to_string(over) + " than it has members");
-        if (have_current && !reorder_pays(cur, res)) {
-            fill_report(after, cur, clock.elapsed(), "identity (no gain)");
-            note = "no gain: current order kept";
-            return;
+        if (have_current) {
+            const GuardMode mode = (flags & RANKMAP_REORDER_GUARD_OFF) ? GuardMode::Off
+                                   : (flags & RANKMAP_REORDER_GUARD_F) ? GuardMode::F
+                                                                       : GuardMode::Model;
+            const GuardVerdict v = guard_verdict(g, t, current, place, graph->alltoall, mode, RANKMAP_GUARD_MARGIN);
+            if (!v.figures.empty()) note += "; " + v.figures;
+            if (!v.take) {
+                fill_report(after, cur, clock.elapsed(), "identity (no gain)");
+                note = v.why + ": current order kept (" + note + ")";
+                return;
+            }
         }
         std::copy(ranks.begin(), ranks.end(), new_of_member);
         fill_report(after, res, clock.elapsed(), mapped.algorithm);
@@ -400,6 +408,32 @@ int rankmap_place_task0(rankmap_topology_t topo, rankmap_graph_t graph, int node
         std::copy(place.begin(), place.end(), node_of_task);
         if (report) fill_report(report, now, 0, "evaluate");
         if (exact) *exact = pin.exact ? 1 : 0;
+    });
+}
+
+int rankmap_guard_flags(const char *setting, int *flags) {
+    if (!flags) return fail(RANKMAP_ERR_INVALID, "rankmap_guard_flags: NULL flags");
+    *flags = 0;
+    const std::string v = setting ? setting : "";
+    if (v.empty() || v == "model") return RANKMAP_OK;
+    if (v == "f") return *flags = RANKMAP_REORDER_GUARD_F, RANKMAP_OK;
+    if (v == "off") return *flags = RANKMAP_REORDER_GUARD_OFF, RANKMAP_OK;
+    return fail(RANKMAP_ERR_INVALID, "guard '" + v + "' is not model, f or off");
+}
+
+int rankmap_graph_cartesian_alltoall(int ndims, const int *dims, const int *periods, const char *alltoall,
+                                     rankmap_graph_t *graph) {
+    using namespace rankmap;
+    if (!graph || !dims || !periods) return fail(RANKMAP_ERR_INVALID, "rankmap_graph_cartesian_alltoall: NULL argument");
+    if (ndims < 1 || ndims > RANKMAP_MAX_DIMS)
+        return fail(RANKMAP_ERR_INVALID, "ndims must be 1.." + std::to_string(RANKMAP_MAX_DIMS));
+    return guarded([&] {
+        const std::vector<bool> a2a = parse_alltoall_dims(alltoall ? alltoall : "", ndims);
+        auto h = std::make_unique<rankmap_graph_s>();
+        h->grid_dims.assign(dims, dims + ndims);
+        h->grid_alltoall = a2a;
+        h->g = cartesian_alltoall_graph(h->grid_dims, std::vector<int>(periods, periods + ndims), a2a, &h->alltoall);
+        *graph = h.release();
     });
 }
 

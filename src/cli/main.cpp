@@ -3,6 +3,8 @@
 //                [--algorithm A] [--seed S] [--time-limit SEC] [--out MAPFILE] [--json]
 //                [--format F] [--order XYZT] [--cart DIMS[:PERIODS]] [--strategy S]
 //                [--trace FILE] [--cache DIR | --no-cache] [-v]
+//                [--guard model|f|off] [--current MAPFILE] [--alltoall GROUPS]
+//                [--cart DIMS[:PERIODS] --cart-alltoall all|LIST (instead of --graph)]
 //                [--hosts FILE [--rank-order F] [--hostfile F] [--ompi-hostfile F] [--rankfile F]]
 //   rankmap eval --topology T (--graph G | --profile P ...) --mapping MAPFILE [--json] [--format F]
 //                [--alltoall GROUPS] [--bytes-per-unit X] [--bandwidth B[,B...]] [--latency S[,S...]]
@@ -27,8 +29,10 @@
 #include "common/timer.hpp"
 #include "cost/cost.hpp"
 #include "cost/model.hpp"
+#include "rankmap_glue.h"
 #include "graph/graph.hpp"
 #include "map/mapper.hpp"
+#include "map/transpose.hpp"
 #include "profile/cache.hpp"
 #include "profile/profile.hpp"
 #include "topology/mapfile.hpp"
@@ -45,6 +49,9 @@ const char *kUsage =
     "               [--time-limit SEC] [--out MAPFILE] [--json] [--format edges|metis|matrix]\n"
     "               [--order XYZT] [--cart DIMS[:PERIODS]] [--strategy default|quality|speed]\n"
     "               [--trace FILE] [--cache DIR | --no-cache] [-v]\n"
+    "               guard: [--guard model|f|off] (default model: keep --current MAPFILE, else rank\n"
+    "               order, unless the cost model predicts a clear gain) [--alltoall GROUPS]\n"
+    "               all-to-all grid: --cart DIMS[:PERIODS] --cart-alltoall all|LIST (no --graph)\n"
     "               launch files: --hosts FILE (line k: host of node k) with --rank-order F (Cray),\n"
     "               --hostfile F (MPICH Hydra), --ompi-hostfile F (Open MPI --map-by seq), --rankfile F\n"
     "               profiles: [--weights auto|count|volume] [--threshold BYTES] (default 16384)\n"
@@ -347,10 +354,67 @@ void write_launch_files(const Args &a, const Topology &topo, const std::vector<s
     }
 }
 
+// A grid whose lines along some dimensions do all-to-all (--cart-alltoall).
+struct AlltoallGrid {
+    std::vector<int> dims;
+    std::vector<bool> alltoall;
+    Graph graph;
+    std::vector<std::vector<int>> groups;
+};
+
+// The guard of every reorder path (cost/model.hpp: guard_verdict): the
+// mapping replaces the current placement (--current MAPFILE, else rank order,
+// the launch order of mpiexec) only when the cost model predicts a clear
+// gain.  --guard model (default) | f | off; --alltoall GROUPS tells the model
+// which tasks exchange by all-to-all.
+void apply_guard(const Args &a, const Graph &g, const Topology &topo, const Options &o,
+                 const std::optional<CartGrid> &grid, const CacheWarn &warn, CachedMapping &m,
+                 std::vector<Extra> &extras, std::vector<std::vector<int>> groups) {
+    const std::string mode_s = a.get("guard", "model");
+    GuardMode mode = GuardMode::Model;
+    if (mode_s == "f")
+        mode = GuardMode::F;
+    else if (mode_s == "off")
+        mode = GuardMode::Off;
+    else if (mode_s != "model")
+        throw UsageError("--guard '" + mode_s + "': expected model, f or off");
+    if (mode == GuardMode::Off) return;
+    std::vector<int> current;
+    std::string cur_name = "rank order";
+    if (a.has("current")) {
+        current = read_mapfile(topo, a.get("current"), g.n());
+        check_placement(topo, g.n(), current);
+        cur_name = a.get("current");
+    } else {
+        current = map_with_cache(g, topo, Algorithm::Identity, o, grid, "", nullptr, {}, warn).entry.place;
+    }
+    if (a.has("alltoall")) groups = read_groups(a.get("alltoall"));
+    const GuardVerdict v = guard_verdict(g, topo, current, m.entry.place, groups, mode, RANKMAP_GUARD_MARGIN);
+    extras.push_back({"guard", (v.take ? "mapping taken (" : v.why + ": kept " + cur_name + " (") + v.figures + ")",
+                      quoted(v.take ? "taken" : "kept")});
+    if (v.take) return;
+    m.entry.place = current;
+    m.entry.report = evaluate(g, topo, current);
+    m.entry.algorithm = "identity (no gain)";
+}
+
 int cmd_map(const Args &a) {
     auto topo = parse_topology(a.need("topology"));
     std::vector<Extra> extras;
-    Graph g = load_graph(a, extras);
+    // --cart-alltoall: the grid's own graph, as MPI_Cart_create builds it with
+    // MPIR_CVAR_RANKMAP_CART_ALLTOALL (rankmap_graph_cartesian_alltoall)
+    AlltoallGrid a2a;
+    if (a.has("cart-alltoall")) {
+        if (!a.has("cart")) throw UsageError("--cart-alltoall needs --cart DIMS[:PERIODS]");
+        if (a.has("graph") || a.has("profile") || a.has("alltoall"))
+            throw UsageError("--cart-alltoall builds the grid's graph and groups: leave out --graph, --profile "
+                             "and --alltoall");
+        const CartGrid cg = *parse_cart(a.get("cart"));
+        a2a.dims = cg.dims;
+        a2a.alltoall = parse_alltoall_dims(a.get("cart-alltoall"), static_cast<int>(cg.dims.size()));
+        a2a.graph = cartesian_alltoall_graph(cg.dims, cg.periods, a2a.alltoall, &a2a.groups);
+    }
+    Graph g = a.has("cart-alltoall") ? a2a.graph : load_graph(a, extras);
     Algorithm alg = parse_algorithm(a.get("algorithm", "auto"));
     Options o;
     o.seed = static_cast<uint64_t>(int_opt(a, "seed", 1, 0, (1LL << 62)));
@@ -381,6 +445,17 @@ int cmd_map(const Args &a) {
     auto warn = [](const std::string &m) { std::fprintf(stderr, "rankmap: warning: %s\n", m.c_str()); };
     CachedMapping m = map_with_cache(g, *topo, alg, o, grid, cache_dir, a.has("trace") ? &trace : nullptr,
                                      progress, warn);
+    if (!a2a.groups.empty() && alg == Algorithm::Auto) {
+        // as rankmap_map(): the model picks among the mapping and the mirrored blocks
+        TransposeCandidate best =
+            choose_for_alltoall(g, *topo, a2a.dims, a2a.alltoall, a2a.groups, {m.entry.algorithm, m.entry.place});
+        if (best.place != m.entry.place) {
+            m.entry.place = best.place;
+            m.entry.report = evaluate(g, *topo, best.place);
+            m.entry.algorithm = best.name;
+        }
+    }
+    apply_guard(a, g, *topo, o, grid, warn, m, extras, a2a.groups);
     if (a.has("out")) write_mapfile(*topo, a.get("out"), m.entry.place);
     write_launch_files(a, *topo, hosts, m.entry.place);
     if (a.has("trace")) {

@@ -38,12 +38,14 @@
 #include "cost/model.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <unordered_map>
 
 #include "common/error.hpp"
+#include "cost/cost.hpp"
 #include "topology/placement.hpp"
 #include "topology/torus.hpp"
 #include "topology/tree.hpp"
@@ -320,6 +322,87 @@ std::vector<std::vector<int>> read_groups(const std::string &path) {
         if (!grp.empty()) out.push_back(std::move(grp));
     }
     return out;
+}
+
+// A unit of graph weight as a 1 MiB message: the bandwidth regime of the
+// guard (latency below 0.1 % of a link's time for it on every default link).
+constexpr double kGuardBytesPerUnit = 1 << 20;
+
+double bandwidth_time(const Graph &g, const Topology &topo, const std::vector<int> &place,
+                      const std::vector<std::vector<int>> &alltoall_groups) {
+    ModelParams mp;
+    mp.bytes_per_unit = kGuardBytesPerUnit;
+    return predict_time(g, topo, place, alltoall_groups, mp).seconds;
+}
+
+double exchange_F(const Graph &g, const Topology &topo, const std::vector<int> &place,
+                  const std::vector<std::vector<int>> &alltoall_groups) {
+    if (alltoall_groups.empty()) return evaluate(g, topo, place).F;
+    // tasks of one group share its index in the phase's column of `in`
+    std::vector<std::vector<int>> in;  // in[phase][task] = group or -1
+    for (size_t k = 0; k < alltoall_groups.size(); ++k) {
+        bool fresh = in.empty();
+        for (int t : alltoall_groups[k]) {
+            if (t < 0 || t >= g.n())
+                throw Error("model: all-to-all group names task " + std::to_string(t) + ", graph has " +
+                            std::to_string(g.n()));
+            if (!fresh && in.back()[t] >= 0) fresh = true;
+        }
+        if (fresh) in.emplace_back(g.n(), -1);
+        for (int t : alltoall_groups[k]) in.back()[t] = static_cast<int>(k);
+    }
+    double F = 0;
+    for (int a = 0; a < g.n(); ++a)
+        for (int64_t e = g.begin(a); e < g.end(a); ++e) {
+            const int b = g.target(e);
+            bool inside = false;
+            for (auto &ph : in)
+                if (ph[a] >= 0 && ph[a] == ph[b]) inside = true;
+            if (!inside) F += g.weight(e) * topo.distance(place[a], place[b]);
+        }
+    return F;
+}
+
+GuardVerdict guard_verdict(const Graph &g, const Topology &topo, const std::vector<int> &current,
+                           const std::vector<int> &proposed, const std::vector<std::vector<int>> &alltoall_groups,
+                           GuardMode mode, double margin) {
+    GuardVerdict v;
+    if (mode == GuardMode::Off) return v;
+    check_placement(topo, g.n(), current);
+    check_placement(topo, g.n(), proposed);
+    if (mode == GuardMode::F) {
+        v.F_current = evaluate(g, topo, current).F;
+        v.F_proposed = evaluate(g, topo, proposed).F;
+    } else {
+        v.F_current = exchange_F(g, topo, current, alltoall_groups);
+        v.F_proposed = exchange_F(g, topo, proposed, alltoall_groups);
+    }
+    char buf[160];
+    if (mode == GuardMode::F) {
+        std::snprintf(buf, sizeof buf, "F %g before, %g after", v.F_current, v.F_proposed);
+        v.figures = buf;
+        if (!(v.F_proposed < v.F_current)) v.take = false, v.why = "F not lower";
+        return v;
+    }
+    v.T_current = bandwidth_time(g, topo, current, alltoall_groups);
+    v.T_proposed = bandwidth_time(g, topo, proposed, alltoall_groups);
+    std::snprintf(buf, sizeof buf, "%s %g before, %g after; predicted",
+                  alltoall_groups.empty() ? "F" : "F outside all-to-all", v.F_current, v.F_proposed);
+    v.figures = buf;
+    std::snprintf(buf, sizeof buf, " %.4g s before, %.4g s after for 1 MiB per unit", v.T_current, v.T_proposed);
+    v.figures += buf;
+    std::snprintf(buf, sizeof buf, "; busiest link %g before, %g after", evaluate(g, topo, current).max_link_load,
+                  evaluate(g, topo, proposed).max_link_load);
+    v.figures += buf;
+    if (v.F_proposed > v.F_current)
+        v.why = "slower for small messages";
+    else if (v.T_proposed > v.T_current)
+        v.why = "slower for large messages";
+    else if (!(v.F_current > 0 && v.F_proposed <= (1 - margin) * v.F_current) &&
+             !(v.T_current > 0 && v.T_proposed <= (1 - margin) * v.T_current))
+        v.why = "no clear gain";
+    v.take = v.why.empty();
+    return v;
 }
 
 } // namespace rankmap

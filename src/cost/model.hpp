@@ -6,6 +6,7 @@
 // with seed 003's bisection model as their floor.  The terms and their
 // constants are explained in model.cpp.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "graph/graph.hpp"
@@ -58,5 +59,38 @@ TimePrediction predict_time(const Graph &g, const Topology &topo, const std::vec
 // Reads all-to-all groups: one group per line, task numbers separated by
 // blanks, `#` comments.  Errors name the file and line.
 std::vector<std::vector<int>> read_groups(const std::string &path);
+
+// The guard of every reorder path (rankmap_glue.h, step 5; `rankmap map
+// --guard`): is `proposed` clearly better than `current`?  A graph's weights
+// have no unit in an MPI call, so two regimes are judged: small messages by
+// F (hop count), large ones by predict_time() with a unit of weight taken as
+// a 1 MiB message (bandwidth dominates latency on every machine the model
+// knows).  The proposed placement passes when it is no worse in either
+// regime and lower by at least `margin` (a fraction) in one.
+enum class GuardMode { Model, F, Off };
+
+// The guard's bandwidth regime: predict_time() with a unit of weight taken
+// as a 1 MiB message.
+double bandwidth_time(const Graph &g, const Topology &topo, const std::vector<int> &place,
+                      const std::vector<std::vector<int>> &alltoall_groups);
+
+// F of the traffic outside the all-to-all groups (edges between two tasks
+// of one group are left out): the guard's latency regime.  A declared
+// all-to-all is judged by its phases alone, since its time does not follow
+// hop counts: large messages follow the busiest links, small ones the
+// number of messages, which no placement changes.
+double exchange_F(const Graph &g, const Topology &topo, const std::vector<int> &place,
+                  const std::vector<std::vector<int>> &alltoall_groups);
+
+struct GuardVerdict {
+    bool take = true;       // false: keep the current placement
+    std::string why;        // "" when taken; else "slower for small messages", ...
+    std::string figures;    // "F a before, b after; predicted x s before, y s after for 1 MiB per unit"
+    double F_current = 0, F_proposed = 0, T_current = 0, T_proposed = 0;
+};
+
+GuardVerdict guard_verdict(const Graph &g, const Topology &topo, const std::vector<int> &current,
+                           const std::vector<int> &proposed, const std::vector<std::vector<int>> &alltoall_groups,
+                           GuardMode mode, double margin);
 
 } // namespace rankmap

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <numeric>
+#include <string>
 
 #include "common/error.hpp"
 
@@ -139,6 +141,73 @@ Graph cartesian_graph(const std::vector<int> &dims, const std::vector<int> &peri
     // A periodic dimension of extent 2 names the same neighbour twice; the
     // merged weight (2) is the traffic MPI_Cart_shift's two directions send.
     return Graph::from_edges(static_cast<int>(n), es);
+}
+
+std::vector<bool> parse_alltoall_dims(const std::string &spec, int ndims) {
+    std::vector<bool> a2a(static_cast<size_t>(std::max(ndims, 0)), false);
+    if (spec == "all") return std::vector<bool>(a2a.size(), true);
+    if (spec.empty() || spec == "none") return a2a;
+    size_t pos = 0;
+    while (pos <= spec.size()) {
+        const size_t comma = std::min(spec.find(',', pos), spec.size());
+        std::string item = spec.substr(pos, comma - pos);
+        item.erase(0, item.find_first_not_of(" \t"));
+        item.erase(item.find_last_not_of(" \t") + 1);
+        char *end = nullptr;
+        const long d = std::strtol(item.c_str(), &end, 10);
+        if (item.empty() || *end || d < 0 || d >= ndims)
+            throw Error("all-to-all dimensions '" + spec + "': '" + item + "' is not a dimension 0.." +
+                        std::to_string(ndims - 1) + " of the grid (or all, none)");
+        a2a[static_cast<size_t>(d)] = true;
+        pos = comma + 1;
+    }
+    return a2a;
+}
+
+Graph cartesian_alltoall_graph(const std::vector<int> &dims, const std::vector<int> &periods,
+                               const std::vector<bool> &alltoall, std::vector<std::vector<int>> *groups) {
+    if (alltoall.size() != dims.size()) throw Error("cartesian grid: all-to-all flags and dims differ in length");
+    Graph stencil = cartesian_graph(dims, periods);  // checks dims and periods
+    const int nd = static_cast<int>(dims.size());
+    const int n = stencil.n();
+    std::vector<int64_t> stride(nd, 1);
+    for (int k = nd - 2; k >= 0; --k) stride[k] = stride[k + 1] * dims[k + 1];
+    double W = 1;
+    for (int k = 0; k < nd; ++k)
+        if (alltoall[k]) W *= dims[k];
+    std::vector<Edge> es;
+    for (int v = 0; v < n; ++v) {
+        for (int k = 0; k < nd; ++k) {
+            const int ck = static_cast<int>(v / stride[k] % dims[k]);
+            const int64_t base = v - ck * stride[k];
+            if (alltoall[k]) {
+                for (int x = 0; x < dims[k]; ++x)
+                    if (x != ck) es.push_back({v, static_cast<int>(base + x * stride[k]), W / dims[k]});
+                continue;
+            }
+            for (int dir = -1; dir <= 1; dir += 2) {
+                int x = ck + dir;
+                if (x < 0 || x >= dims[k]) {
+                    if (!periods[k]) continue;
+                    x = (x + dims[k]) % dims[k];
+                }
+                if (x != ck) es.push_back({v, static_cast<int>(base + x * stride[k]), 1.0});
+            }
+        }
+    }
+    if (groups) {
+        groups->clear();
+        for (int k = 0; k < nd; ++k) {
+            if (!alltoall[k]) continue;
+            for (int v = 0; v < n; ++v) {
+                if (v / stride[k] % dims[k] != 0) continue;  // v starts its line along k
+                std::vector<int> line(dims[k]);
+                for (int x = 0; x < dims[k]; ++x) line[x] = static_cast<int>(v + x * stride[k]);
+                groups->push_back(std::move(line));
+            }
+        }
+    }
+    return Graph::from_edges(n, es);
 }
 
 } // namespace rankmap

@@ -67,4 +67,20 @@ void write_edge_list(const Graph &g, const std::string &path);
 // in each dimension (periodic or not).
 Graph cartesian_graph(const std::vector<int> &dims, const std::vector<int> &periods);
 
+// The grid of cartesian_graph() whose lines along the dimensions with
+// alltoall[k] set exchange by all-to-all: every pair of such a line is an
+// edge of weight W / dims[k] per direction (W = the product of those
+// dimensions' extents: every task sends the same volume in each
+// transpose); the other dimensions keep their stencil edges of weight 1.
+// groups (if not null) receives the lines, dimension by dimension, each in
+// the order of its coordinate (MPI_Cart_sub's ranks): one phase per
+// dimension for predict_time().
+// The all-to-all dimensions of a grid of `ndims` dimensions from a setting:
+// "" or "none": none; "all": every one; else a comma-separated list of
+// dimensions 0..ndims-1.  Throws Error naming the bad entry.
+std::vector<bool> parse_alltoall_dims(const std::string &spec, int ndims);
+
+Graph cartesian_alltoall_graph(const std::vector<int> &dims, const std::vector<int> &periods,
+                               const std::vector<bool> &alltoall, std::vector<std::vector<int>> *groups);
+
 } // namespace rankmap

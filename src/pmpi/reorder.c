@@ -18,8 +18,10 @@
  *      (include/rankmap_glue.h, the glue meant for the patched MPICH too): rank 0
  *      stays rank 0 (MPIR_CVAR_RANKMAP_KEEP_RANK0=0 frees it), new rank r
  *      goes to a process on node place[r], a process already holding r
- *      keeps it, the others lowest rank first; a placement that does not
- *      lower F keeps the current order;
+ *      keeps it, the others lowest rank first; the current order stays
+ *      unless the cost model predicts a clear gain (MPIR_CVAR_RANKMAP_GUARD;
+ *      MPIR_CVAR_RANKMAP_CART_ALLTOALL tells it which grid lines do
+ *      all-to-all);
  *   3. one scatter gives every process its new rank (MPI_UNDEFINED beyond the
  *      grid) and the old rank that takes over its vertex, so all agree;
  *   4. PMPI_Comm_split(comm, 0, new rank) orders the processes and the MPI
@@ -178,6 +180,19 @@ static void identity_ranks(int size, int ntasks, int *new_of_member)
         new_of_member[i] = i < ntasks ? i : MPI_UNDEFINED;
 }
 
+/* The guard setting as flags of rankmap_reorder_ranks(); a bad value warns
+ * once and takes the model guard (as the patched MPICH does). */
+static int guard_flags(void)
+{
+    static int warned = 0;
+    int flags = 0;
+    if (rankmap_guard_flags(pmpi_set.guard, &flags) != RANKMAP_OK && !warned) {
+        warned = 1;
+        pmpi_say("MPIR_CVAR_RANKMAP_GUARD: %s; using model", rankmap_last_error());
+    }
+    return flags;
+}
+
 /* Rank 0: maps the graph and fills new_of_member[size] through the glue
  * (identity on failure). */
 static void compute_ranks(MPI_Comm comm, int size, const char *what, int ntasks,
@@ -203,15 +218,14 @@ static void compute_ranks(MPI_Comm comm, int size, const char *what, int ntasks,
     opts.time_limit = pmpi_set.time_limit;
     opts.verbose = pmpi_set.verbose >= 2 ? 2 : 0;
     if (rankmap_reorder_ranks(m.topo, graph, &opts, size, m.node_of_member, ntasks,
-                              pmpi_set.keep_rank0 ? 0 : RANKMAP_REORDER_FREE_RANK0,
+                              guard_flags() |
+                                  (pmpi_set.keep_rank0 ? 0 : RANKMAP_REORDER_FREE_RANK0),
                               new_of_member, &rep0, &rep, why, sizeof(why)) != RANKMAP_OK)
         goto out;
     ok = 1;
     if (pmpi_set.verbose)
-        pmpi_say("%s: %d tasks, F %g -> %g (F_min %g), %s, %.3f ms", what, ntasks, rep0.F, rep.F,
-                 rep.F_min, rep.algorithm, 1e3 * rep.seconds);
-    if (pmpi_set.verbose >= 2)
-        pmpi_say("%s: %s", what, why);
+        pmpi_say("%s: %d tasks, F %g -> %g (F_min %g), %s, %.3f ms; %s", what, ntasks, rep0.F, rep.F,
+                 rep.F_min, rep.algorithm, 1e3 * rep.seconds, why);
 out:
     if (!ok)
         pmpi_say("%s: reorder kept the identity order (%s)", what, why);
@@ -399,11 +413,23 @@ static int cart_pair(MPI_Comm comm, int ndims, const int dims[], const int perio
     rankmap_graph_t graph = NULL;
     rankmap_options opts;
     rankmap_options_init(&opts);
-    char what[96];
+    char what[128];
     cart_what(what, sizeof(what), ndims, dims, periods);
     if (rank == 0) {
-        if (rankmap_graph_cartesian(ndims, dims, periods, &graph) != RANKMAP_OK)
-            graph = NULL;
+        /* the hint: the setting, else what an earlier run of this program learnt */
+        const char *hint = pmpi_set.cart_alltoall;
+        char learnt[64], path[4096];
+        if (!hint[0] && pmpi_safety_learned_hint(ndims, dims, learnt, sizeof(learnt), path,
+                                                 sizeof(path))) {
+            hint = learnt;
+            if (pmpi_set.verbose)
+                pmpi_say("%s: all-to-all hint %s learnt by an earlier run (%s)", what, hint, path);
+        }
+        if (rankmap_graph_cartesian_alltoall(ndims, dims, periods, hint, &graph) != RANKMAP_OK) {
+            graph = NULL; /* compute_ranks reports rankmap_last_error() */
+            size_t len = strlen(what);
+            snprintf(what + len, sizeof(what) - len, " (MPIR_CVAR_RANKMAP_CART_ALLTOALL)");
+        }
         opts.cart_ndims = ndims;
         for (int i = 0; i < ndims; i++) {
             opts.cart_dims[i] = dims[i];

@@ -176,12 +176,27 @@ typedef struct tracked {
     const char *call; /* the constructor that made it */
     int moved, size;  /* ranks renumbered, processes in comm */
     int reporter;     /* this process is rank 0 of comm: it prints (a) */
-    long used;        /* wrapped calls on comm by this process */
+    long used;        /* wrapped calls on comm and its MPI_Cart_sub children by this process */
+    int ndims, dims[RANKMAP_MAX_DIMS]; /* a Cartesian grid (ndims 0: other kinds) */
+    int alltoall;     /* bit d: MPI_Alltoall* seen on a line of dimension d */
 } tracked;
 
 #define MAX_TRACKED 16
 static tracked trk[MAX_TRACKED];
 static int trk_high; /* slots [0, trk_high) have been used */
+
+/* communicators MPI_Cart_sub made from a tracked grid: a call on them counts
+ * as use of the grid, and MPI_Alltoall* on a line (one dimension kept)
+ * teaches the all-to-all hint (remember_alltoall) */
+typedef struct sub_rec {
+    int live;
+    MPI_Comm comm;
+    int parent; /* slot in trk */
+    int dim;    /* the dimension kept, or -1 for several */
+} sub_rec;
+#define MAX_SUBS 64
+static sub_rec subs[MAX_SUBS];
+static int subs_high;
 
 /* the last reorder that moved ranks, for the watchdog's line */
 static const char *last_call = "";
@@ -643,6 +658,10 @@ void pmpi_safety_reordered(const char *call, MPI_Comm parent, MPI_Comm newcomm, 
             trk[slot].reporter = newrank == 0;
             trk[slot].used = 0;
             trk[slot].comm = newcomm;
+            trk[slot].ndims = ndims > 0 && ndims <= RANKMAP_MAX_DIMS && dims ? ndims : 0;
+            for (int d = 0; d < trk[slot].ndims; d++)
+                trk[slot].dims[d] = dims[d];
+            trk[slot].alltoall = 0;
             trk[slot].live = 1;
             if (slot + 1 > trk_high)
                 trk_high = slot + 1;
@@ -671,6 +690,9 @@ void pmpi_safety_finalize(void)
         trk[i].live = 0;
     }
     trk_high = 0;
+    for (int i = 0; i < subs_high; i++)
+        subs[i].live = 0;
+    subs_high = 0;
     for (int k = 0; k < MAX_CHECKS; k++) {
         free(checks[k].parent_of);
         memset(&checks[k], 0, sizeof(checks[k]));
@@ -678,6 +700,71 @@ void pmpi_safety_finalize(void)
     checks_any = 0;
     pmpi_safety_armed = 0;
     watchdog_stop();
+}
+
+/* ---- the all-to-all hint learnt from a run --------------------------------------------- */
+
+/* PATH = $RANKMAP_WISDOM/alltoall/PROGRAM-D0xD1x...: 1, or 0 without a cache. */
+static int hint_path(int ndims, const int dims[], char *path, size_t len)
+{
+    const char *dir = getenv("RANKMAP_WISDOM");
+    if (!dir || !*dir || !prog_exe[0] || ndims < 1)
+        return 0;
+    int n = snprintf(path, len, "%s/alltoall/%s-", dir, prog_exe);
+    for (int d = 0; d < ndims && n > 0 && (size_t) n < len; d++)
+        n += snprintf(path + n, len - (size_t) n, d ? "x%d" : "%d", dims[d]);
+    return n > 0 && (size_t) n < len;
+}
+
+/* MPI_Alltoall* on a line of dimension DIM of the grid in slot T: rank 0 of
+ * the grid writes the dimensions seen so far ("0,1") where the next run's
+ * MPI_Cart_create of this program and grid reads them as its hint. */
+static void remember_alltoall(int t, int dim)
+{
+    tracked *g = &trk[t];
+    if (dim >= g->ndims || (__atomic_fetch_or(&g->alltoall, 1 << dim, __ATOMIC_RELAXED) & (1 << dim)) ||
+        !g->reporter)
+        return;
+    char path[PATH_MAX], tmp[PATH_MAX + 64], dir[PATH_MAX], list[3 * RANKMAP_MAX_DIMS + 1] = "";
+    int mask = __atomic_load_n(&g->alltoall, __ATOMIC_RELAXED), n = 0;
+    for (int d = 0; d < g->ndims; d++)
+        if (mask & (1 << d))
+            n += snprintf(list + n, sizeof(list) - (size_t) n, n ? ",%d" : "%d", d);
+    if (!hint_path(g->ndims, g->dims, path, sizeof(path)))
+        return;
+    snprintf(dir, sizeof(dir), "%s", getenv("RANKMAP_WISDOM"));
+    mkdir(dir, 0777);
+    snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/alltoall");
+    mkdir(dir, 0777);
+    snprintf(tmp, sizeof(tmp), "%s/.hint.%ld.tmp", dir, (long) getpid());
+    FILE *f = fopen(tmp, "w");
+    int bad = !f || fprintf(f, "%s\n", list) < 0;
+    if (f)
+        bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        unlink(tmp);
+        return;
+    }
+    if (pmpi_set.verbose)
+        pmpi_say("%s: MPI_Alltoall on the lines of dimension %d; the next run maps the grid with "
+                 "the all-to-all hint %s (%s)",
+                 g->call, dim, list, path);
+}
+
+int pmpi_safety_learned_hint(int ndims, const int dims[], char *hint, size_t len, char *path,
+                             size_t pathlen)
+{
+    if (!hint_path(ndims, dims, path, pathlen))
+        return 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    int ok = fgets(hint, (int) len, f) != NULL;
+    fclose(f);
+    if (!ok)
+        return 0;
+    hint[strcspn(hint, "\r\n")] = '\0';
+    return hint[0] != '\0';
 }
 
 /* ---- the wrappers' bookkeeping ---------------------------------------------------- */
@@ -692,6 +779,12 @@ void pmpi_safety_enter(MPI_Comm comm, const char *call)
     for (int i = 0; i < trk_high; i++)
         if (trk[i].comm == comm && trk[i].live)
             __atomic_add_fetch(&trk[i].used, 1, __ATOMIC_RELAXED);
+    for (int i = 0; i < subs_high; i++)
+        if (subs[i].live && subs[i].comm == comm && trk[subs[i].parent].live) {
+            __atomic_add_fetch(&trk[subs[i].parent].used, 1, __ATOMIC_RELAXED);
+            if (subs[i].dim >= 0 && !strncmp(call, "MPI_Alltoall", 12))
+                remember_alltoall(subs[i].parent, subs[i].dim);
+        }
 }
 
 void pmpi_safety_leave(void)
@@ -885,7 +978,6 @@ COLL(Comm_split_type, (MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm
 COLL(Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm), comm, group, newcomm)
 COLL(Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm), comm, group,
      tag, newcomm)
-COLL(Cart_sub, (MPI_Comm comm, const int remain[], MPI_Comm *newcomm), comm, remain, newcomm)
 
 /* the ranks a program reads from a reordered Cartesian communicator
  * (MPIR_CVAR_RANKMAP_CHECK); queries, not communication */
@@ -930,6 +1022,42 @@ int MPI_Comm_free(MPI_Comm *comm)
         for (int k = 0; k < MAX_CHECKS; k++)
             if (checks[k].active && checks[k].comm == *comm)
                 checks[k].comm_freed = 1;
+        for (int i = 0; i < subs_high; i++)
+            if (subs[i].live && subs[i].comm == *comm)
+                subs[i].live = 0;
     }
     return NEXT(Comm_free)(comm);
+}
+
+/* A collective like the others (it counts as use of the grid), and the
+ * lines and slices of a reordered grid are recorded (remember_alltoall). */
+static any_fn next_Cart_sub;
+int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
+{
+    if (!pmpi_safety_armed)
+        return NEXT(Cart_sub)(comm, remain_dims, newcomm);
+    pmpi_safety_enter(comm, "MPI_Cart_sub");
+    int rc = NEXT(Cart_sub)(comm, remain_dims, newcomm);
+    pmpi_safety_leave();
+    if (rc != MPI_SUCCESS || !newcomm || *newcomm == MPI_COMM_NULL || !remain_dims)
+        return rc;
+    for (int t = 0; t < trk_high; t++) {
+        if (!trk[t].live || trk[t].comm != comm || trk[t].ndims < 1)
+            continue;
+        int kept = 0, dim = -1;
+        for (int d = 0; d < trk[t].ndims; d++)
+            if (remain_dims[d])
+                kept++, dim = d;
+        int slot = -1;
+        for (int i = 0; i < MAX_SUBS && slot < 0; i++)
+            if (!subs[i].live)
+                slot = i;
+        if (slot < 0)
+            break;
+        subs[slot] = (sub_rec) { 1, *newcomm, t, kept == 1 ? dim : -1 };
+        if (slot + 1 > subs_high)
+            subs_high = slot + 1;
+        break;
+    }
+    return rc;
 }

@@ -6,14 +6,15 @@
  * reorder.c calls pmpi_safety_init() after the address table,
  * pmpi_safety_reordered() after every reorder (on every process of the
  * parent communicator) and pmpi_safety_finalize() in MPI_Finalize; safety.c
- * does the rest in its own wrappers (MPI_Comm_free, the point-to-point and
- * collective calls).  The SimGrid build (RANKMAP_PMPI_SMPI) has no safety
+ * does the rest in its own wrappers (MPI_Comm_free, MPI_Cart_sub, the
+ * point-to-point and collective calls).  The SimGrid build (RANKMAP_PMPI_SMPI) has no safety
  * net: the hooks are empty there and the in-call settings still apply.
  */
 #ifndef RANKMAP_PMPI_SAFETY_H
 #define RANKMAP_PMPI_SAFETY_H
 
 #include <mpi.h>
+#include <stddef.h>
 
 #ifndef RANKMAP_PMPI_SMPI
 /* Collective over MPI_COMM_WORLD, after pmpi_table_init(): finds the
@@ -43,6 +44,13 @@ extern int pmpi_safety_armed
     ;
 void pmpi_safety_enter(MPI_Comm comm, const char *call);
 void pmpi_safety_leave(void);
+
+/* The all-to-all hint an earlier run of this program learnt for the grid
+ * NDIMS x DIMS (MPI_Alltoall* on lines that MPI_Cart_sub made from the
+ * reordered grid, written to $RANKMAP_WISDOM/alltoall/PROGRAM-DIMS): 1 with
+ * the hint ("0,1") in HINT and the file in PATH, 0 when there is none. */
+int pmpi_safety_learned_hint(int ndims, const int dims[], char *hint, size_t len, char *path,
+                             size_t pathlen);
 #else
 static inline void pmpi_safety_init(void) {}
 static inline void pmpi_safety_reordered(const char *call, MPI_Comm parent, MPI_Comm newcomm,
@@ -59,6 +67,12 @@ static inline void pmpi_safety_enter(MPI_Comm comm, const char *call)
     (void) comm, (void) call;
 }
 static inline void pmpi_safety_leave(void) {}
+static inline int pmpi_safety_learned_hint(int ndims, const int dims[], char *hint, size_t len,
+                                           char *path, size_t pathlen)
+{
+    (void) ndims, (void) dims, (void) hint, (void) len, (void) path, (void) pathlen;
+    return 0;
+}
 #endif
 
 #endif

@@ -169,6 +169,10 @@ static int settings_read(char *err, size_t errlen)
         bad |= parse_bool("DIST_GRAPH", 1, &pmpi_set.dist_graph, err, errlen);
     if (!bad)
         bad |= parse_bool("KEEP_RANK0", 1, &pmpi_set.keep_rank0, err, errlen);
+    s = env_setting("GUARD");
+    pmpi_set.guard = s ? s : "";
+    s = env_setting("CART_ALLTOALL");
+    pmpi_set.cart_alltoall = s ? s : "";
     if (!bad && !(bad |= parse_long("NODE_SIZE", 0, 0, 1 << 30, &v, err, errlen)))
         pmpi_set.node_size = (int) v;
     if (!bad)

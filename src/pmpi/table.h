@@ -29,6 +29,8 @@ typedef struct pmpi_settings {
     int force;             /* MPIR_CVAR_RANKMAP_FORCE (0) */
     int dist_graph;        /* MPIR_CVAR_RANKMAP_DIST_GRAPH (1): distributed graphs reorder */
     int keep_rank0;        /* MPIR_CVAR_RANKMAP_KEEP_RANK0 (1): rank 0 stays rank 0 */
+    const char *guard;     /* MPIR_CVAR_RANKMAP_GUARD ("model"): rankmap_guard_flags() */
+    const char *cart_alltoall; /* MPIR_CVAR_RANKMAP_CART_ALLTOALL (""): all-to-all lines */
     int node_size;         /* MPIR_CVAR_RANKMAP_NODE_SIZE (0 = host names) */
     int bcast;             /* MPIR_CVAR_RANKMAP_BCAST (0): torus broadcast */
     long bcast_min;        /* MPIR_CVAR_RANKMAP_BCAST_MIN (65536 bytes) */

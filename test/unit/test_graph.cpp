@@ -117,3 +117,44 @@ TEST(Readers, HugeTaskNumberNeedsDeclaredCount) {
     EXPECT_EQ(g.n(), 2000000);
     EXPECT_DOUBLE_EQ(g.out_weight(3), 2);
 }
+
+// Lines along the all-to-all dimensions: every pair, weight W / extent (W =
+// the product of those extents); the other dimensions keep the stencil.
+TEST(Graph, CartesianAlltoall) {
+    using namespace rankmap;
+    std::vector<std::vector<int>> groups;
+    Graph g = cartesian_alltoall_graph({4, 2}, {1, 0}, {true, false}, &groups);
+    ASSERT_EQ(g.n(), 8);
+    // task r = 2 * row + col; dimension 0 (extent 4) does all-to-all
+    auto w = [&](int a, int b) {
+        for (int64_t e = g.begin(a); e < g.end(a); ++e)
+            if (g.target(e) == b) return g.weight(e);
+        return 0.0;
+    };
+    EXPECT_DOUBLE_EQ(w(0, 2), 1.0);  // W = 4, extent 4
+    EXPECT_DOUBLE_EQ(w(0, 4), 1.0);  // not a stencil neighbour of 0 along dim 0 on a ring of 4
+    EXPECT_DOUBLE_EQ(w(0, 6), 1.0);
+    EXPECT_DOUBLE_EQ(w(0, 1), 1.0);  // dimension 1: stencil, not periodic
+    EXPECT_DOUBLE_EQ(w(0, 3), 0.0);
+    EXPECT_EQ(g.degree(0), 4);
+    ASSERT_EQ(groups.size(), 2u);  // the two lines along dimension 0
+    EXPECT_EQ(groups[0], (std::vector<int>{0, 2, 4, 6}));
+    EXPECT_EQ(groups[1], (std::vector<int>{1, 3, 5, 7}));
+
+    // both dimensions: row pairs weigh W / 4 = 2, column pairs W / 2 = 4;
+    // the lines of dimension 0 come first, then those of dimension 1
+    g = cartesian_alltoall_graph({4, 2}, {0, 0}, {true, true}, &groups);
+    EXPECT_DOUBLE_EQ(w(0, 4), 2.0);
+    EXPECT_DOUBLE_EQ(w(0, 1), 4.0);
+    ASSERT_EQ(groups.size(), 6u);
+    EXPECT_EQ(groups[2], (std::vector<int>{0, 1}));
+    EXPECT_EQ(groups[5], (std::vector<int>{6, 7}));
+
+    // no all-to-all dimension: exactly cartesian_graph
+    Graph s = cartesian_alltoall_graph({3, 4}, {1, 0}, {false, false}, &groups);
+    Graph c = cartesian_graph({3, 4}, {1, 0});
+    EXPECT_EQ(s.adj(), c.adj());
+    EXPECT_EQ(s.weights(), c.weights());
+    EXPECT_TRUE(groups.empty());
+    EXPECT_THROW(cartesian_alltoall_graph({3, 4}, {1, 0}, {true}, nullptr), Error);
+}

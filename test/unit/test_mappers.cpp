@@ -2,6 +2,7 @@
 // kl, auto) and the incremental energy state they share.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <numeric>
 
@@ -9,6 +10,7 @@
 #include "cost/cost.hpp"
 #include "map/anneal_state.hpp"
 #include "map/mapper.hpp"
+#include "map/transpose.hpp"
 #include "workload/workload.hpp"
 
 using namespace rankmap;
@@ -355,4 +357,47 @@ TEST(Geometric, DeclinesWithoutMachineCoordinatesOrCommunication) {
     Fixture silent(Graph::from_edges(64, {}), "torus:4x4x4");
     EXPECT_TRUE(geometric_map(silent.problem(), 1, &why).empty());
     EXPECT_EQ(why, "no communication");
+}
+
+// Mirrored blocks (map/transpose.hpp): a bijection in which every line of the
+// chosen dimension fills one block of the halved machine, and the lines of
+// the other dimension join mirror images (one hop across the cut of the
+// last halving when the block is a single node wide there).
+TEST(Transpose, MirroredBlocks) {
+    using namespace rankmap;
+    auto topo = parse_topology("torus:8x8x8");
+    const std::vector<int> dims = {64, 8};  // 64 rows of 8: lines along dimension 0 have 64 tasks
+    auto cands = transpose_candidates(*topo, dims, {true, true});
+    ASSERT_EQ(cands.size(), 2u);
+    for (auto &c : cands) {
+        std::vector<int> seen(512, 0);
+        for (int v : c.place) ++seen[v];
+        EXPECT_EQ(*std::min_element(seen.begin(), seen.end()), 1) << c.name;
+    }
+    // lines of dimension 0 (64 tasks, same column k) fill the 4x4x4 octants
+    const auto &oct = cands[0].place;
+    EXPECT_NE(cands[0].name.find("dimension 0"), std::string::npos);
+    for (int k = 0; k < 8; ++k) {
+        int lo[3] = {8, 8, 8}, hi[3] = {-1, -1, -1};
+        for (int q = 0; q < 64; ++q) {
+            int c[3];
+            topo->coords(oct[q * 8 + k], c);
+            for (int d = 0; d < 3; ++d) lo[d] = std::min(lo[d], c[d]), hi[d] = std::max(hi[d], c[d]);
+        }
+        for (int d = 0; d < 3; ++d) EXPECT_EQ(hi[d] - lo[d], 3) << "column " << k << " dimension " << d;
+    }
+    // a row (8 tasks, one per octant) holds mirror images: x and 7 - x, ...
+    int c0[3], c1[3];
+    topo->coords(oct[0], c0);
+    topo->coords(oct[1], c1);
+    int mirrored = 0;
+    for (int d = 0; d < 3; ++d) mirrored += c1[d] == 7 - c0[d];
+    EXPECT_EQ(mirrored, 1);
+    // no candidate where the construction does not apply
+    EXPECT_TRUE(transpose_candidates(*topo, {64, 8}, {false, false}).empty());
+    EXPECT_TRUE(transpose_candidates(*topo, {3, 170}, {true, true}).empty());  // 510 tasks
+    auto tree = parse_topology("tree:8x64");
+    EXPECT_TRUE(transpose_candidates(*tree, dims, {true, true}).empty());
+    auto odd = parse_topology("torus:3x3x3");
+    EXPECT_TRUE(transpose_candidates(*odd, {9, 3}, {true, true}).empty());  // 9 blocks: not a power of 2
 }

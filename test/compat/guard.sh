@@ -1,0 +1,119 @@
+#!/bin/sh
+# guard.sh PATH_KIND MPICC MPIEXEC PLUGIN SRC_DIR WORK_DIR
+#   PATH_KIND = patched (the patched MPICH decides, PLUGIN = -) or
+#               plugin  (Debian's MPICH with PLUGIN = librankmap-pmpi.so preloaded)
+# The same cases against both reorder paths, which share one decision
+# (rankmap_reorder_ranks(), include/rankmap_glue.h): the guard
+# (MPIR_CVAR_RANKMAP_GUARD) and the all-to-all hint of Cartesian grids
+# (MPIR_CVAR_RANKMAP_CART_ALLTOALL), on an unmodified program
+# (test/pmpi/topo_app.c, 8 ranks, periodic 2x4 grid, 2x2x2 torus):
+#   - a scattered launch order with the hint: reordered, the verbose line
+#     gives the model's figures for both orders;
+#   - the launch order already optimal: the guard keeps it and says why;
+#     MPIR_CVAR_RANKMAP_GUARD=f says so in F terms;
+#   - a bad hint: MPI's order with one line naming the setting;
+#   - a bad guard value: one line naming the setting, the model guard;
+#   - (plugin) a pencil-FFT program teaches the hint to its next run.
+kind=$1 mpicc=$2 mpiexec=$3 plugin=$4 src=$5 work=$6
+t=$src/test/pmpi
+mkdir -p "$work" || exit 1
+app=$work/topo_app-$kind
+"$mpicc" -O2 -o "$app" "$t/topo_app.c" || { echo "FAIL: $mpicc could not build topo_app.c"; exit 1; }
+case $kind in
+  patched)
+    # the staged patched MPICH, not an older one installed under the prefix
+    # its mpicc names in the binaries' run path
+    pre= root=$(cd "$(dirname "$mpicc")/.." && pwd)
+    LD_LIBRARY_PATH=$root/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export LD_LIBRARY_PATH ;;
+  plugin) [ -f "$plugin" ] || { echo "FAIL: $plugin was not built"; exit 1; }; pre="-genv LD_PRELOAD $plugin" ;;
+  *) echo "usage: guard.sh patched|plugin MPICC MPIEXEC PLUGIN SRC_DIR WORK_DIR"; exit 2 ;;
+esac
+scrambled=$t/torus-2x2x2-scrambled.map
+inorder=$work/torus-2x2x2-inorder.map
+: >"$inorder"
+# rank r = (i, j) of the 2x4 grid on z = i and the Gray code of j in (x, y):
+# every grid neighbour one hop away, F = F_min
+for r in 0 1 2 3 4 5 6 7; do
+  j=$((r % 4)); g=$((j ^ (j >> 1)))
+  echo "$((g % 2)) $((g / 2)) $((r / 4))" >>"$inorder"
+done
+MPIR_CVAR_RANKMAP_TOPOLOGY=torus:2x2x2 MPIR_CVAR_RANKMAP_VERBOSE=1
+export MPIR_CVAR_RANKMAP_TOPOLOGY MPIR_CVAR_RANKMAP_VERBOSE
+out=$work/out-$kind.txt err=$work/err-$kind.txt
+fail=0
+
+# case NAME EXPECT MAPFILE ERR_REGEX [VAR=VALUE...]: topo_app cart-create with
+# EXPECT (reorder | identity, or moved: any rank moved) must pass, and stderr
+# match ERR_REGEX
+case_() {
+  name=$1 expect=$2 map=$3 errre=$4; shift 4
+  outre=PASS
+  if [ "$expect" = moved ]; then expect=any outre='moved [1-9]'; fi
+  # shellcheck disable=SC2086
+  env MPIR_CVAR_RANKMAP_MAPPING="$map" "$@" "$mpiexec" $pre -n 8 "$app" cart-create "$expect" "$map" 2x2x2 2x4 \
+    >"$out" 2>"$err"
+  st=$?
+  ok=1
+  [ $st -eq 0 ] || ok=0
+  grep -q PASS "$out" || ok=0
+  grep -Eq "$outre" "$out" || ok=0
+  grep -Eq "$errre" "$err" || ok=0
+  if grep -Eqi 'segmentation|core dumped|signal 11|signal 6' "$err"; then ok=0; fi
+  if [ $ok = 1 ]; then echo "ok   $kind $name"; else
+    echo "FAIL $kind $name (exit $st; stderr should match: $errre)"
+    sed 's/^/  out: /' "$out" | head -10; sed 's/^/  err: /' "$err" | head -10
+    fail=1
+  fi
+}
+
+case_ "hint, scattered order: reordered with the model's figures" moved "$scrambled" \
+  'MPI_Cart 2px4p: 8 tasks, F [0-9.]+ -> [0-9.]+ .*predicted [0-9.e+-]+ s before, [0-9.e+-]+ s after.*busiest link' \
+  MPIR_CVAR_RANKMAP_CART_ALLTOALL=all
+case_ "launch order already optimal: the guard keeps it and says why" identity "$inorder" \
+  'identity \(no gain\).*no clear gain: current order kept \(.*predicted'
+case_ "guard f: kept, in F terms" identity "$inorder" 'F not lower: current order kept' \
+  MPIR_CVAR_RANKMAP_GUARD=f
+case_ "bad hint: MPI's order, the setting named" identity "$scrambled" \
+  'MPI_Cart 2px4p \(MPIR_CVAR_RANKMAP_CART_ALLTOALL\): reorder kept the identity order \(all-to-all dimensions .2,x.' \
+  MPIR_CVAR_RANKMAP_CART_ALLTOALL=2,x
+case_ "bad guard: the setting named, the model guard" reorder "$scrambled" \
+  "MPIR_CVAR_RANKMAP_GUARD: guard 'sometimes' is not model, f or off; using model" \
+  MPIR_CVAR_RANKMAP_GUARD=sometimes
+# The plugin learns the hint: a pencil-FFT program (test/compat/pencil.c)
+# whose grid was reordered runs MPI_Alltoall on MPI_Cart_sub lines; the run
+# writes the hint into the mapping cache ($RANKMAP_WISDOM) and the next run
+# of the same program and grid maps with it.  No false diagnosis: the grid
+# is used through its lines.  (The patched MPICH has no wrappers to watch
+# the program with: MPIR_CVAR_RANKMAP_CART_ALLTOALL there.)
+if [ "$kind" = plugin ]; then
+  pencil=$work/pencil
+  "$mpicc" -O2 -o "$pencil" "$src/test/compat/pencil.c" || { echo "FAIL: $mpicc could not build pencil.c"; exit 1; }
+  wis=$work/wisdom
+  rm -rf "$wis"
+  # learn NAME OUT_REGEX ERR_REGEX [!ERR_REGEX]
+  learn() {
+    name=$1 outre=$2 errre=$3 noterr=$4
+    env RANKMAP_WISDOM="$wis" MPIR_CVAR_RANKMAP_MAPPING="$scrambled" "$mpiexec" $pre -n 8 "$pencil" 2 4 \
+      >"$out" 2>"$err"
+    st=$?
+    ok=1
+    [ $st -eq 0 ] || ok=0
+    grep -Eq "$outre" "$out" || ok=0
+    grep -Eq "$errre" "$err" || ok=0
+    if [ -n "$noterr" ] && grep -Eq "$noterr" "$err"; then ok=0; fi
+    if [ $ok = 1 ]; then echo "ok   $kind $name"; else
+      echo "FAIL $kind $name (exit $st; stderr should match: $errre${noterr:+, and not: $noterr})"
+      sed 's/^/  out: /' "$out" | head -10; sed 's/^/  err: /' "$err" | head -10
+      fail=1
+    fi
+  }
+  learn "pencil FFT, first run: all-to-all on the grid's lines noticed and remembered" PASS \
+    'MPI_Alltoall on the lines of dimension [01]; the next run maps the grid with the all-to-all hint' \
+    'freed the new communicator without communicating|marked unsafe'
+  [ -f "$wis/alltoall/pencil-2x4" ] && grep -qx '0,1' "$wis/alltoall/pencil-2x4" ||
+    { echo "FAIL $kind the hint file $wis/alltoall/pencil-2x4 does not hold 0,1"; fail=1; }
+  learn "pencil FFT, second run: mapped with the learnt hint" PASS \
+    'MPI_Cart 2x4: all-to-all hint 0,1 learnt by an earlier run' ''
+fi
+exit $fail
