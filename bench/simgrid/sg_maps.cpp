@@ -38,6 +38,7 @@
 #include "common/error.hpp"
 #include "cost/cost.hpp"
 #include "graph/graph.hpp"
+#include "map/tuning.hpp"
 #include "map/cart_embed.hpp" // private: the structured families, not in the C API
 #include "partition/partition.hpp"
 #include "topology/mapfile.hpp"
@@ -94,7 +95,7 @@ int cart_maps(const std::string &topo_spec, const std::string &grid, const std::
     if (family == "gray")
         cart::gray_family(target, gdims, visit);
     else if (family == "unfold")
-        cart::stock_family(*topo, n, cap, target.cls, visit);
+        cart::stock_family(*topo, n, cap, target.cls, cart_preset().stock_permutations, visit);
     else
         return usage();
     std::stable_sort(cands.begin(), cands.end(), [](const Cand &a, const Cand &b) { return a.F < b.F; });

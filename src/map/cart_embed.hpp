@@ -72,14 +72,16 @@ using Visit = std::function<bool(const std::vector<int> &node_of_point, const st
 // Families (each in its own file).
 // cart_factor.cpp: direct / block / fold / unfold / small-cube maps with
 // exactly `ndig` digits on the grid dimension that has the most.
-bool factor_family(const Target &t, const std::vector<int> &gdims, int ndig, const Visit &visit);
+// At most max_steps recursion steps (CartContext::factor_steps).
+bool factor_family(const Target &t, const std::vector<int> &gdims, int ndig, long max_steps, const Visit &visit);
 // cart_factor.cpp: seed 003 small-cube maps of 2-D grids.
 bool small_cube_family(const Target &t, const std::vector<int> &gdims, const Visit &visit);
 // cart_gray.cpp: seed 001 Gray-code embeddings (power-of-two shapes).
 bool gray_family(const Target &t, const std::vector<int> &gdims, const Visit &visit);
 // cart_stock.cpp: seed 001 stock permutations and unfold (snake) orders of
 // the grid's row-major rank order, T first or last.  Always applicable.
-bool stock_family(const Topology &topo, int ntasks, Capacity cap, const std::vector<int> &cls,
+// At most max_perms axis orders (CartContext::stock_permutations).
+bool stock_family(const Topology &topo, int ntasks, Capacity cap, const std::vector<int> &cls, int max_perms,
                   const Visit &visit);
 
 // Permutations of 0..n-1 in which axes of one class appear in increasing

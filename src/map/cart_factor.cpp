@@ -21,7 +21,8 @@
 // displaced copies tile the machine.
 // Equivalent axes (same extent and distances) are used in index order only,
 // which removes the machine's symmetric duplicates.  Cost: the enumeration
-// is bounded by kMaxSteps recursion steps; each candidate costs O(N).
+// is bounded by a number of recursion steps (CartContext::factor_steps); each
+// candidate costs O(N).
 #include <algorithm>
 #include <string>
 
@@ -31,8 +32,6 @@ namespace rankmap {
 namespace cart {
 
 namespace {
-
-constexpr long kMaxSteps = 400000;
 
 std::string axis_name(const Target &t, int j) {
     if (t.has_slot && j == t.D) return "T";
@@ -58,14 +57,15 @@ struct FactorSearch {
     const Target &t;
     const std::vector<int> &gdims;
     int ndig;
+    long max_steps;
     const Visit &visit;
     std::vector<std::vector<Digit>> lists;
     std::vector<int> used;
     long steps = 0;
     bool stop = false;
 
-    FactorSearch(const Target &t_, const std::vector<int> &g, int n, const Visit &v)
-        : t(t_), gdims(g), ndig(n), visit(v), lists(g.size()), used(t_.naxes(), 1) {}
+    FactorSearch(const Target &t_, const std::vector<int> &g, int n, long max, const Visit &v)
+        : t(t_), gdims(g), ndig(n), max_steps(max), visit(v), lists(g.size()), used(t_.naxes(), 1) {}
 
     void emit() {
         size_t most = 0;
@@ -121,7 +121,7 @@ struct FactorSearch {
     }
 
     void digit(size_t i, int rem, unsigned mask) {
-        if (stop || ++steps > kMaxSteps) {
+        if (stop || ++steps > max_steps) {
             stop = true;
             return;
         }
@@ -150,12 +150,12 @@ struct FactorSearch {
 
 } // namespace
 
-bool factor_family(const Target &t, const std::vector<int> &gdims, int ndig, const Visit &visit) {
+bool factor_family(const Target &t, const std::vector<int> &gdims, int ndig, long max_steps, const Visit &visit) {
     if (!t.usable || ndig < 1) return true;
     if (gdims.empty()) return true;
-    FactorSearch fs(t, gdims, ndig, visit);
+    FactorSearch fs(t, gdims, ndig, max_steps, visit);
     fs.dim(0);
-    return !fs.stop || fs.steps > kMaxSteps;
+    return !fs.stop || fs.steps > max_steps;
 }
 
 bool small_cube_family(const Target &t, const std::vector<int> &gdims, const Visit &visit) {

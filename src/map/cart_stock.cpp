@@ -15,7 +15,7 @@
 namespace rankmap {
 namespace cart {
 
-bool stock_family(const Topology &topo, int ntasks, Capacity cap, const std::vector<int> &cls,
+bool stock_family(const Topology &topo, int ntasks, Capacity cap, const std::vector<int> &cls, int max_perms,
                   const Visit &visit) {
     const int D = topo.ndims();
     const int P = topo.size();
@@ -23,7 +23,7 @@ bool stock_family(const Topology &topo, int ntasks, Capacity cap, const std::vec
     if (P <= 0 || N <= 0) return true;
     std::vector<int> tcls(cls.begin(), cls.begin() + std::min<size_t>(cls.size(), D));
     while (static_cast<int>(tcls.size()) < D) tcls.push_back(static_cast<int>(tcls.size()));
-    const auto perms = canonical_permutations(tcls, 720);
+    const auto perms = canonical_permutations(tcls, max_perms);
     const std::vector<int> &dims = topo.dims();
     std::vector<int> seq(P), c(D), out(N);
     for (const auto &perm : perms) {  // perm[0] varies fastest

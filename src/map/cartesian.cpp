@@ -140,13 +140,14 @@ std::vector<int> best_grid_embedding(const Problem &p, const CartGrid &grid,
         if (d > 1) gdims.push_back(d);
     const cart::Target target = cart::make_target(p.topo, N, p.cap);
 
-    EmbeddingSearch s(p, task_at, cart_preset());
+    const CartContext cc = cart_preset();
+    EmbeddingSearch s(p, task_at, cc);
     cart::Visit visit = [&s](const std::vector<int> &nodes, const std::string &name) { return s.visit(nodes, name); };
-    cart::factor_family(target, gdims, 1, visit) &&
-        cart::stock_family(p.topo, N, p.cap, target.cls, visit) &&
-        cart::factor_family(target, gdims, 2, visit) &&
+    cart::factor_family(target, gdims, 1, cc.factor_steps, visit) &&
+        cart::stock_family(p.topo, N, p.cap, target.cls, cc.stock_permutations, visit) &&
+        cart::factor_family(target, gdims, 2, cc.factor_steps, visit) &&
         cart::small_cube_family(target, gdims, visit) && cart::gray_family(target, gdims, visit) &&
-        cart::factor_family(target, gdims, 3, visit);
+        cart::factor_family(target, gdims, 3, cc.factor_steps, visit);
 
     if (s.best.empty())  // every candidate failed the capacity check (cannot happen
                          // for the stock family); keep the contract anyway

@@ -146,6 +146,8 @@ struct CartContext {
     double work_budget = 2.5e7;    // edge evaluations: candidates = this / (N + E) ...
     double min_candidates = 24;    // ... but at least this many ...
     double max_candidates = 1000;  // ... and at most this many
+    long factor_steps = 400000;    // recursion steps of one factorised family's enumeration at most
+    int stock_permutations = 720;  // axis orders of the stock family at most (6! : every order of 6 axes)
 };
 
 // k-way refinement of a partition with exact part sizes (hier_kway.cpp).

@@ -11,6 +11,7 @@
 #include "common/rng.hpp"
 #include "map/band.hpp"
 #include "map/cart_embed.hpp"
+#include "map/tuning.hpp"
 #include "map/grid.hpp"
 #include "topology/torus.hpp"
 #include "workload/workload.hpp"
@@ -363,7 +364,7 @@ TEST(CartFamilies, StockOrdersRespectCapacityForAnyTaskCount) {
     for (int n : {7, 32, 50, 64, 90}) {
         Capacity cap = capacity_for(n, 32);
         int seen = 0;
-        cart::stock_family(*topo, n, cap, {0, 0, 2}, [&](const std::vector<int> &nodes, const std::string &) {
+        cart::stock_family(*topo, n, cap, {0, 0, 2}, cart_preset().stock_permutations, [&](const std::vector<int> &nodes, const std::string &) {
             ++seen;
             EXPECT_NO_THROW(check_placement(*topo, n, nodes));
             return true;
