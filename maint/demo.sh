@@ -30,7 +30,10 @@ echo "-- rankmap's default mapper (auto):"
 echo
 echo "== 2. an unmodified program under the patched MPICH: 32 ranks on a virtual torus:4x4x2 =="
 echo "   (built with Debian's mpicc.mpich; the ranks are scattered over the torus at random,"
-echo "    MPIR_CVAR_RANKMAP_MAPPING=random:7, so reorder=1 has work to do)"
+echo "    MPIR_CVAR_RANKMAP_MAPPING=random:7, so reorder=1 has work to do.  The torus is virtual:"
+echo "    what placement changes here is hops and link loads -- the verbose line gives F (hops x"
+echo "    messages) before and after, F_min, the busiest link and the predicted time; step 3 times"
+echo "    placements on a simulated torus)"
 mpicc.mpich -O2 -o reorder_demo "$src/bench/reorder_demo.c"
 echo "-- Debian's MPICH (reorder ignored):"
 mpiexec.mpich -n 32 ./reorder_demo 4 4 2 5 4096
