@@ -80,8 +80,12 @@ int rankmap_graph_cartesian_alltoall(int ndims, const int *dims, const int *peri
  * Steps:
  *   1. evaluate the current order;
  *   2. rankmap_map();
- *   3. rank 0 (unless RANKMAP_REORDER_FREE_RANK0): the placement is moved by
- *      a symmetry of the machine so that task 0 sits on node_of_member[0]:
+ *   3. rank 0 (unless RANKMAP_REORDER_FREE_RANK0): on a tree the placement
+ *      is first moved, by exchanges of subtrees (F unchanged), to the one
+ *      closest to the current order (each switch's and node's children
+ *      matched by shared tasks, task 0's first, ties in ascending order);
+ *      then it is moved by a symmetry of the machine so that task 0 sits on
+ *      node_of_member[0]:
  *        torus (wrapped dimensions, and the local dimension of local=):
  *          a translation -- F and every link load unchanged;
  *        tree: exchanging equivalent subtrees -- F unchanged;

@@ -6,6 +6,8 @@
 #include "rankmap_glue.h"
 
 #include <algorithm>
+#include <array>
+#include <map>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -232,6 +234,65 @@ PinResult pin_task0(const Graph &g, const Topology &t, std::vector<int> &place, 
 
 // The guard: the new order replaces the current one only if it is strictly
 // cheaper.  The one place that decides whether a reorder pays.
+// Tree machines: among the placements the tree's symmetries make of
+// `place` (children of one switch or node exchanged: F and every tier's
+// load unchanged), the one closest to the current order.  Tier by tier from
+// the outermost, each parent's children are matched greedily by the number
+// of tasks they share with the current order's children (task 0's pair
+// first, so it lands on the node of member 0; ties and the unmatched rest in
+// ascending order, as a block launch lays groups over nodes).  Returns the
+// number of tasks that end on their current node, or -1 when `place` is
+// left unchanged (not a tree, or a node would exceed `cap`).
+int align_to_current(const Topology &t, std::vector<int> &place, const std::vector<int> &current,
+                     const std::vector<int> &cap) {
+    const auto *tree = dynamic_cast<const TreeTopology *>(&t);
+    if (!tree) return -1;
+    const int L = tree->ndims(), n = static_cast<int>(place.size());
+    const std::vector<int> &arity = tree->dims();
+    std::vector<std::vector<int>> pc(n, std::vector<int>(L)), cc(n, std::vector<int>(L));
+    for (int r = 0; r < n; ++r) {
+        tree->coords(place[r], pc[r].data());
+        tree->coords(current[r], cc[r].data());
+    }
+    for (int k = 0; k < L; ++k) {
+        // parents: tasks whose place prefix (digits < k) equals their current prefix
+        std::map<std::vector<int>, std::vector<int>> by_parent;  // place prefix -> tasks
+        for (int r = 0; r < n; ++r) by_parent[std::vector<int>(pc[r].begin(), pc[r].begin() + k)].push_back(r);
+        for (auto &kv : by_parent) {
+            const int a = arity[k];
+            std::map<std::pair<int, int>, int> overlap;  // (child here, child in the current order) -> tasks
+            int forced_x = -1, forced_y = -1;
+            for (int r : kv.second) {
+                if (!std::equal(cc[r].begin(), cc[r].begin() + k, kv.first.begin())) continue;
+                ++overlap[{pc[r][k], cc[r][k]}];
+                if (r == 0) forced_x = pc[r][k], forced_y = cc[r][k];
+            }
+            std::vector<int> sigma(a, -1), taken(a, 0);
+            if (forced_x >= 0) sigma[forced_x] = forced_y, taken[forced_y] = 1;
+            std::vector<std::array<int, 3>> pairs;  // (-overlap, x, y)
+            for (auto &o : overlap) pairs.push_back({-o.second, o.first.first, o.first.second});
+            std::sort(pairs.begin(), pairs.end());
+            for (auto &q : pairs)
+                if (sigma[q[1]] < 0 && !taken[q[2]]) sigma[q[1]] = q[2], taken[q[2]] = 1;
+            for (int x = 0, y = 0; x < a; ++x) {
+                if (sigma[x] >= 0) continue;
+                while (taken[y]) ++y;
+                sigma[x] = y, taken[y] = 1;
+            }
+            for (int r : kv.second) pc[r][k] = sigma[pc[r][k]];
+        }
+    }
+    std::vector<int> out(n), load(cap.size(), 0);
+    int stay = 0;
+    for (int r = 0; r < n; ++r) {
+        out[r] = tree->node_at(pc[r].data());
+        if (++load[out[r]] > cap[out[r]]) return -1;
+        stay += out[r] == current[r];
+    }
+    place.swap(out);
+    return stay;
+}
+
 // place[r] = node of task r -> new_of_member[i] = task of member i (-1: none).
 // A member already on the node of its own task keeps its rank; the other
 // tasks of a node go to its remaining members, lowest member first.
@@ -354,11 +415,19 @@ int rankmap_reorder_ranks(rankmap_topology_t topo, rankmap_graph_t graph, const 
         if (flags & RANKMAP_REORDER_FREE_RANK0) {
             note = "rank 0 free";
         } else {
+            const double mapped_F = res.F;
+            const int stay = align_to_current(t, place, current, cap);
+            if (stay >= 0) {
+                res = evaluate(g, t, place, fmin);
+                check_exact(t, PinResult{}, mapped_F, res.F);
+                note = "closest to the current order by exchanges of subtrees (" + std::to_string(stay) +
+                       " tasks stay on their node); ";
+            }
             const double was = res.F;
             auto pin = pin_task0(g, t, place, node_of_member[0], &cap, was);
             res = evaluate(g, t, place, fmin);
             check_exact(t, pin, was, res.F);
-            note = "rank 0 kept by " + pin.how;
+            note += "rank 0 kept by " + pin.how;
         }
         std::vector<int> ranks(nmembers);
         const int over = placement_to_ranks(nmembers, node_of_member, P, place, ranks.data());

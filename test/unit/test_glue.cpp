@@ -365,6 +365,46 @@ TEST(Glue, CartesianAlltoallHint) {
     }
 }
 
+// Trees: the mapper's placement is moved by exchanges of subtrees to the
+// one closest to the current order.  A 4x8 grid on 4 nodes of 8 cores in
+// block order is already optimal (each row on a node): with the guard off,
+// whatever equivalent placement the mapper returns, every rank stays.
+TEST(Glue, TreeKeepsTheLaunchOrderStructure) {
+    rankmap_topology_t t = nullptr;
+    rankmap_graph_t g = nullptr;
+    ASSERT_EQ(rankmap_topology_parse("tree:4x8:cost=100,1", &t), RANKMAP_OK);
+    const int dims[2] = {4, 8}, periods[2] = {0, 0};
+    ASSERT_EQ(rankmap_graph_cartesian_alltoall(2, dims, periods, "1", &g), RANKMAP_OK);
+    std::vector<int> members(32), ranks(32), free_ranks(32);
+    for (int i = 0; i < 32; ++i) members[i] = i;
+    auto o = quiet();
+    rankmap_report before, after, free_after;
+    char why[400];
+    ASSERT_EQ(rankmap_reorder_ranks(t, g, &o, 32, members.data(), 32, RANKMAP_REORDER_GUARD_OFF, ranks.data(), &before,
+                                    &after, why, sizeof why),
+              RANKMAP_OK);
+    for (int i = 0; i < 32; ++i) EXPECT_EQ(ranks[i], i) << why;
+    EXPECT_NE(std::string(why).find("32 tasks stay on their node"), std::string::npos) << why;
+    ASSERT_EQ(rankmap_reorder_ranks(t, g, &o, 32, members.data(), 32,
+                                    RANKMAP_REORDER_GUARD_OFF | RANKMAP_REORDER_FREE_RANK0, free_ranks.data(),
+                                    &before, &free_after, why, sizeof why),
+              RANKMAP_OK);
+    EXPECT_EQ(after.F, free_after.F);  // a symmetry: the mapper's F exactly
+    int moved_free = 0;
+    for (int i = 0; i < 32; ++i) moved_free += free_ranks[i] != i;
+    EXPECT_GT(moved_free, 0);  // the mapper's own placement is another of the equivalent ones
+    // members scattered over the nodes (a round-robin launch): the same F,
+    // and task 0 still on member 0's node
+    for (int i = 0; i < 32; ++i) members[i] = (i % 4) * 8 + i / 4;
+    ASSERT_EQ(rankmap_reorder_ranks(t, g, &o, 32, members.data(), 32, RANKMAP_REORDER_GUARD_OFF, ranks.data(), &before,
+                                    &after, why, sizeof why),
+              RANKMAP_OK);
+    EXPECT_EQ(after.F, free_after.F);
+    EXPECT_EQ(ranks[0], 0);
+    rankmap_graph_free(g);
+    rankmap_topology_free(t);
+}
+
 TEST(Glue, FailuresGiveTheIdentityAndAReason) {
     Machine m("torus:2x2", {4});
     std::vector<int> members = {3, 2, 1, 0, 0};
