@@ -237,17 +237,11 @@ int rankmap_map(rankmap_topology_t topo, rankmap_graph_t graph, const rankmap_op
         const std::string dir = o.cache_dir ? o.cache_dir : rankmap::cache_dir_from_env();
         auto warn = [](const std::string &m) { std::fprintf(stderr, "rankmap: warning: %s\n", m.c_str()); };
         auto r = rankmap::map_with_cache(g, t, alg, mo, grid, dir, nullptr, nullptr, warn);
-        if (!graph->alltoall.empty() && alg == rankmap::Algorithm::Auto) {
+        if (!graph->alltoall.empty() && alg == rankmap::Algorithm::Auto)
             // grid lines that do all-to-all: the model picks among the
             // mapper's placement and the mirrored blocks (map/transpose.hpp)
-            auto best = rankmap::choose_for_alltoall(g, t, graph->grid_dims, graph->grid_alltoall, graph->alltoall,
-                                                     {r.entry.algorithm, r.entry.place});
-            if (best.place != r.entry.place) {
-                r.entry.place = best.place;
-                r.entry.report = rankmap::evaluate(g, t, best.place);
-                r.entry.algorithm = best.name.substr(0, 31);
-            }
-        }
+            rankmap::prefer_for_alltoall(g, t, graph->grid_dims, graph->grid_alltoall, graph->alltoall, r.entry.place,
+                                         r.entry.report, r.entry.algorithm);
         const auto &place = r.entry.place;
         if (report) fill_report(report, r.entry.report, r.seconds, r.entry.algorithm.c_str());
         if (o.verbose > 0 && r.hit)

@@ -445,16 +445,9 @@ int cmd_map(const Args &a) {
     auto warn = [](const std::string &m) { std::fprintf(stderr, "rankmap: warning: %s\n", m.c_str()); };
     CachedMapping m = map_with_cache(g, *topo, alg, o, grid, cache_dir, a.has("trace") ? &trace : nullptr,
                                      progress, warn);
-    if (!a2a.groups.empty() && alg == Algorithm::Auto) {
-        // as rankmap_map(): the model picks among the mapping and the mirrored blocks
-        TransposeCandidate best =
-            choose_for_alltoall(g, *topo, a2a.dims, a2a.alltoall, a2a.groups, {m.entry.algorithm, m.entry.place});
-        if (best.place != m.entry.place) {
-            m.entry.place = best.place;
-            m.entry.report = evaluate(g, *topo, best.place);
-            m.entry.algorithm = best.name;
-        }
-    }
+    if (!a2a.groups.empty() && alg == Algorithm::Auto)  // as rankmap_map()
+        prefer_for_alltoall(g, *topo, a2a.dims, a2a.alltoall, a2a.groups, m.entry.place, m.entry.report,
+                            m.entry.algorithm);
     apply_guard(a, g, *topo, o, grid, warn, m, extras, a2a.groups);
     if (a.has("out")) write_mapfile(*topo, a.get("out"), m.entry.place);
     write_launch_files(a, *topo, hosts, m.entry.place);

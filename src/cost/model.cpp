@@ -370,13 +370,10 @@ GuardVerdict guard_verdict(const Graph &g, const Topology &topo, const std::vect
     if (mode == GuardMode::Off) return v;
     check_placement(topo, g.n(), current);
     check_placement(topo, g.n(), proposed);
-    if (mode == GuardMode::F) {
-        v.F_current = evaluate(g, topo, current).F;
-        v.F_proposed = evaluate(g, topo, proposed).F;
-    } else {
-        v.F_current = exchange_F(g, topo, current, alltoall_groups);
-        v.F_proposed = exchange_F(g, topo, proposed, alltoall_groups);
-    }
+    const CostReport cur = evaluate(g, topo, current), pro = evaluate(g, topo, proposed);
+    const bool all_traffic = mode == GuardMode::F || alltoall_groups.empty();
+    v.F_current = all_traffic ? cur.F : exchange_F(g, topo, current, alltoall_groups);
+    v.F_proposed = all_traffic ? pro.F : exchange_F(g, topo, proposed, alltoall_groups);
     char buf[160];
     if (mode == GuardMode::F) {
         std::snprintf(buf, sizeof buf, "F %g before, %g after", v.F_current, v.F_proposed);
@@ -391,8 +388,7 @@ GuardVerdict guard_verdict(const Graph &g, const Topology &topo, const std::vect
     v.figures = buf;
     std::snprintf(buf, sizeof buf, " %.4g s before, %.4g s after for 1 MiB per unit", v.T_current, v.T_proposed);
     v.figures += buf;
-    std::snprintf(buf, sizeof buf, "; busiest link %g before, %g after", evaluate(g, topo, current).max_link_load,
-                  evaluate(g, topo, proposed).max_link_load);
+    std::snprintf(buf, sizeof buf, "; busiest link %g before, %g after", cur.max_link_load, pro.max_link_load);
     v.figures += buf;
     if (v.F_proposed > v.F_current)
         v.why = "slower for small messages";

@@ -98,4 +98,14 @@ TransposeCandidate choose_for_alltoall(const Graph &g, const Topology &topo, con
     return best;
 }
 
+void prefer_for_alltoall(const Graph &g, const Topology &topo, const std::vector<int> &dims,
+                         const std::vector<bool> &alltoall, const std::vector<std::vector<int>> &groups,
+                         std::vector<int> &place, CostReport &report, std::string &algorithm) {
+    TransposeCandidate best = choose_for_alltoall(g, topo, dims, alltoall, groups, {algorithm, place});
+    if (best.place == place) return;
+    place = std::move(best.place);
+    report = evaluate(g, topo, place);
+    algorithm = std::move(best.name);
+}
+
 } // namespace rankmap

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "cost/cost.hpp"
 #include "graph/graph.hpp"
 #include "topology/topology.hpp"
 
@@ -42,5 +43,12 @@ std::vector<TransposeCandidate> transpose_candidates(const Topology &topo, const
 TransposeCandidate choose_for_alltoall(const Graph &g, const Topology &topo, const std::vector<int> &dims,
                                        const std::vector<bool> &alltoall,
                                        const std::vector<std::vector<int>> &groups, TransposeCandidate mapped);
+
+// choose_for_alltoall() on a mapping (its placement, cost report and mapper
+// name, as rankmap_map() and `rankmap map` hold it): a mirrored-block
+// placement the model predicts faster replaces all three.
+void prefer_for_alltoall(const Graph &g, const Topology &topo, const std::vector<int> &dims,
+                         const std::vector<bool> &alltoall, const std::vector<std::vector<int>> &groups,
+                         std::vector<int> &place, CostReport &report, std::string &algorithm);
 
 } // namespace rankmap
