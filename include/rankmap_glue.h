@@ -1,9 +1,12 @@
 /*
- * rankmap_glue.h -- the one MPI glue of rankmap: from a communicator's
- * members and a communication graph to the new rank of every member.  The
- * PMPI plugin (src/pmpi/reorder.c) calls it on rank 0 of MPI_Cart_create,
- * MPI_Graph_create and MPI_Dist_graph_create; a patched MPICH can call the
- * same function, so both take the same decision.
+ * rankmap_glue.h -- the one MPI glue of rankmap: the address table of
+ * MPI_COMM_WORLD (the machine node of every rank, from the settings or from
+ * discovery) and, from a communicator's members and a communication graph,
+ * the new rank of every member.  The PMPI plugin (src/pmpi/table.c,
+ * reorder.c) and the patched MPICH (maint/mpich/patches/0002, 0003) call
+ * these functions in MPI_Init and on rank 0 of MPI_Cart_create,
+ * MPI_Graph_create and MPI_Dist_graph_create, so both take the same
+ * decisions; each layer only reads its settings and communicates.
  *
  * Conventions are those of rankmap.h: RANKMAP_OK (0) or a negative
  * rankmap_status, a message in rankmap_last_error() on failure, no
@@ -127,6 +130,53 @@ int rankmap_reorder_ranks(rankmap_topology_t topo, rankmap_graph_t graph,
 int rankmap_place_task0(rankmap_topology_t topo, rankmap_graph_t graph,
                         int node, int *node_of_task, rankmap_report *report,
                         int *exact);
+
+/* ---- the address table ----------------------------------------------------
+ * The machine node of every MPI_COMM_WORLD rank (Almasi et al.: the BG/L
+ * message layer translates ranks to torus coordinates through a
+ * programmable mapping), built in MPI_Init by the patched MPICH and by the
+ * PMPI plugin from the same settings.  The MPI layer reads the settings
+ * (MPICH's CVARs or the environment) and does the communication; these
+ * functions decide, so both layers give a job the same table.  Messages
+ * name the MPIR_CVAR_RANKMAP_* setting at fault.                           */
+
+/* The MPI layer's MPI_Dims_create, for torus:auto (0 = success).          */
+typedef int (*rankmap_dims_create_fn)(int nnodes, int ndims, int *dims);
+
+/* A declared machine: topology = MPIR_CVAR_RANKMAP_TOPOLOGY, a topology
+ * string of rankmap_topology_parse() or torus:auto[N][:...] (the world size
+ * split by dims_create into N dimensions, 3 by default); mapping =
+ * MPIR_CVAR_RANKMAP_MAPPING: NULL or "" (the default order, every lettered
+ * dimension then T), a BG/L order (XYZT, TXYZ, ...), random or random:SEED
+ * (the default order shuffled by splitmix64 from SEED, default 1, for
+ * experiments) or a mapfile path (rankmap_mapfile_read()).
+ * On success *topo (free it with rankmap_topology_free()), node_of_rank
+ * [nprocs] and source ("SPEC, mapping WHAT", for messages; may be NULL).
+ * On failure nothing is allocated and rankmap_last_error() names the
+ * setting: RANKMAP_ERR_TOO_SMALL when the machine cannot hold nprocs.    */
+int rankmap_table_declared(const char *topology, const char *mapping, int nprocs,
+                           rankmap_dims_create_fn dims_create, rankmap_topology_t *topo,
+                           int *node_of_rank, char *source, size_t sourcelen);
+
+/* No declared machine: rankmap_discover() on one rank (the layer
+ * broadcasts the result).  node_of_proc[nprocs]: the node of every process
+ * from the host names, numbered from 0 (NULL: all on one node);
+ * node_size = MPIR_CVAR_RANKMAP_NODE_SIZE (> 0: K consecutive ranks per node
+ * instead of the host names; 0: the host names; < 0: an error);
+ * discover = MPIR_CVAR_RANKMAP_DISCOVER (further discovery settings, may be
+ * NULL); verbose: discovery's own line on stderr.
+ * On success spec (speclen bytes) holds a topology string that every rank
+ * parses to the same machine, node_of_rank[nprocs] the leaf of every rank
+ * and source a description; spec is "" when the machine has one leaf
+ * (every order costs the same: ranks keep their order).                  */
+int rankmap_table_discover(int nprocs, const int *node_of_proc, int node_size,
+                           const char *discover, int verbose, char *spec, size_t speclen,
+                           int *node_of_rank, char *source, size_t sourcelen);
+
+/* A digest of a table for the layers' agreement check (every rank must
+ * hold the same table before reordering): the machine's size and every
+ * rank's node.  Equal tables give equal digests; the value is >= 0.      */
+long rankmap_table_digest(rankmap_topology_t topo, int nprocs, const int *node_of_rank);
 
 #ifdef __cplusplus
 }

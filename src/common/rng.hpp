@@ -8,18 +8,21 @@
 
 namespace rankmap {
 
+// One step of splitmix64: advances state and returns the next number.  The
+// seeding of Rng, and the shuffle of the address table's random:SEED order.
+inline uint64_t splitmix64(uint64_t &state) {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
 class Rng {
 public:
     explicit Rng(uint64_t seed = 1) { reseed(seed); }
     void reseed(uint64_t seed) {
         uint64_t x = seed;
-        for (auto &v : s_) {
-            x += 0x9e3779b97f4a7c15ULL;
-            uint64_t z = x;
-            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-            z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-            v = z ^ (z >> 31);
-        }
+        for (auto &v : s_) v = splitmix64(x);
     }
     uint64_t next() {
         const uint64_t result = rotl(s_[1] * 5, 7) * 9;

@@ -1,31 +1,30 @@
 /*
  * table.c -- settings and torus address table of the PMPI reorder plugin.
  *
- * The machine node of every MPI_COMM_WORLD rank (seed 004, section 4.2: the
- * BG/L message layer translates ranks to torus coordinates through a
- * programmable mapping), built in MPI_Init exactly as the patched MPICH
- * builds it (maint/mpich/patches/0002), so a job gets the same ranks under
- * either:
- *   1. MPIR_CVAR_RANKMAP_TOPOLOGY (the CLI's topology strings, plus
- *      torus:auto[N] = MPI_Dims_create(world size, N)) with
- *      MPIR_CVAR_RANKMAP_MAPPING: a BG/L order (XYZT, TXYZ, ...), random[:SEED]
- *      (the default order shuffled, for experiments) or a mapfile path;
- *   2. without a declared topology: the node of each process from the host
- *      names (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)), or K consecutive
- *      ranks per node with MPIR_CVAR_RANKMAP_NODE_SIZE=K; with
- *      rankmap_discover() (when librankmap has it) the hwloc tiers inside a
- *      node are added, otherwise the machine is a two-tier tree
- *      (nodes x processes per node, costs 10 and 1).  One node and nothing
- *      declared: every order costs the same, ranks keep their order.
- * A bad setting gives one warning on rank 0 naming it and disables
- * reordering; MPIR_CVAR_RANKMAP_STRICT=1 makes MPI_Init fail instead.
- * Cost: O(world size) per process; one allreduce (plus, without a declared
- * topology, a split and an allgather) so every rank agrees.
+ * The machine node of every MPI_COMM_WORLD rank, built in MPI_Init by the
+ * glue's rankmap_table_declared() / rankmap_table_discover()
+ * (include/rankmap_glue.h), the functions the patched MPICH calls, so a job
+ * gets the same table under either:
+ *   1. MPIR_CVAR_RANKMAP_TOPOLOGY with MPIR_CVAR_RANKMAP_MAPPING;
+ *   2. without a declared topology: rank 0 discovers the machine -- the node
+ *      of each process from the host names (MPI_Comm_split_type
+ *      (MPI_COMM_TYPE_SHARED)) or K consecutive ranks per node with
+ *      MPIR_CVAR_RANKMAP_NODE_SIZE=K, hwloc tiers inside a node -- and
+ *      broadcasts it.  One leaf: every order costs the same, ranks keep
+ *      their order.
+ * This file reads the settings from the environment and does the
+ * communication.  A bad setting gives one warning on rank 0 naming it and
+ * disables reordering; MPIR_CVAR_RANKMAP_STRICT=1 makes MPI_Init fail
+ * instead.  Cost: O(world size) per process; two allreduces so every rank
+ * agrees on the table (plus, without a declared topology, a split, an
+ * allgather and two broadcasts).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 #include "pmpi/table.h"
+
+#include <rankmap_glue.h>
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -35,11 +34,6 @@
 #include <strings.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
-
-#ifdef RANKMAP_HAVE_DISCOVER
-/* rankmap_discover() is used when the loaded librankmap has it */
-#pragma weak rankmap_discover
-#endif
 
 pmpi_settings pmpi_set;
 pmpi_table pmpi_tab;
@@ -136,7 +130,10 @@ static int settings_read(char *err, size_t errlen)
     long v;
     const char *s;
     memset(&pmpi_set, 0, sizeof(pmpi_set));
-    bad |= parse_bool("ENABLE", 1, &pmpi_set.enable, err, errlen);
+    /* STRICT first: it decides what every other bad setting does */
+    bad |= parse_bool("STRICT", 0, &pmpi_set.strict, err, errlen);
+    if (!bad)
+        bad |= parse_bool("ENABLE", 1, &pmpi_set.enable, err, errlen);
     s = env_setting("TOPOLOGY");
     pmpi_set.topology = s ? s : "";
     s = env_setting("MAPPING");
@@ -159,8 +156,6 @@ static int settings_read(char *err, size_t errlen)
         bad |= parse_long("SEED", 1, 0, 0x7fffffffL, &pmpi_set.seed, err, errlen);
     if (!bad && !(bad |= parse_long("VERBOSE", 0, 0, 2, &v, err, errlen)))
         pmpi_set.verbose = (int) v;
-    if (!bad)
-        bad |= parse_bool("STRICT", 0, &pmpi_set.strict, err, errlen);
     if (!bad && !(bad |= parse_long("MAX_MATRIX", 1024, 0, 1 << 20, &v, err, errlen)))
         pmpi_set.max_matrix = (int) v;
     if (!bad)
@@ -173,7 +168,7 @@ static int settings_read(char *err, size_t errlen)
     pmpi_set.guard = s ? s : "";
     s = env_setting("CART_ALLTOALL");
     pmpi_set.cart_alltoall = s ? s : "";
-    if (!bad && !(bad |= parse_long("NODE_SIZE", 0, 0, 1 << 30, &v, err, errlen)))
+    if (!bad && !(bad |= parse_long("NODE_SIZE", 0, -(1L << 30), 1L << 30, &v, err, errlen)))
         pmpi_set.node_size = (int) v;
     if (!bad)
         bad |= parse_bool("BCAST", 0, &pmpi_set.bcast, err, errlen);
@@ -202,62 +197,9 @@ static int settings_read(char *err, size_t errlen)
 
 /* ---- the address table ------------------------------------------------------- */
 
-/* "torus:auto3..." -> "torus:4x4x4..." for nprocs processes. */
-static int expand_auto(const char *spec, int nprocs, char *out, size_t outlen)
+static int dims_create(int nnodes, int ndims, int *dims)
 {
-    const char *colon = strchr(spec, ':');
-    if (!colon || strncmp(colon + 1, "auto", 4) != 0) {
-        snprintf(out, outlen, "%s", spec);
-        return 0;
-    }
-    const char *p = colon + 5;
-    int nd = 3;
-    if (*p >= '1' && *p <= '6')
-        nd = *p++ - '0';
-    if (*p != '\0' && *p != ':')
-        return -1;
-    int dims[RANKMAP_MAX_DIMS] = { 0 };
-    if (PMPI_Dims_create(nprocs, nd, dims) != MPI_SUCCESS)
-        return -1;
-    size_t len = (size_t) snprintf(out, outlen, "%.*s", (int) (colon - spec + 1), spec);
-    for (int i = 0; i < nd && len < outlen; i++)
-        len += (size_t) snprintf(out + len, outlen - len, i ? "x%d" : "%d", dims[i]);
-    if (len < outlen)
-        snprintf(out + len, outlen - len, "%s", p);
-    return len < outlen ? 0 : -1;
-}
-
-/* The default order: every lettered dimension, then T (a model whose last
- * dimension is the slot, e.g. torus:8x8x8x2:local=..., has one letter less). */
-static int default_placement(rankmap_topology_t topo, int ndims, int nprocs, int *node_of_rank)
-{
-    char order[16];
-    int rc = RANKMAP_ERR_INVALID;
-    for (int lettered = ndims; lettered >= ndims - 1 && lettered >= 0; lettered--) {
-        snprintf(order, sizeof(order), "%.*sT", lettered, lettered <= 3 ? "XYZ" : "ABCDEF");
-        rc = rankmap_order_placement(topo, order, nprocs, node_of_rank);
-        if (rc == RANKMAP_OK || rc == RANKMAP_ERR_TOO_SMALL)
-            return rc;
-    }
-    return rc;
-}
-
-static int looks_like_order(const char *s)
-{
-    size_t n = strlen(s);
-    if (n == 0 || n > 8)
-        return 0;
-    return strspn(s, "XYZTABCDEFxyztabcdef") == n;
-}
-
-/* splitmix64, the generator of the "random" mapping (same sequence as the
- * patched MPICH, so random:SEED scatters ranks identically under both) */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    return PMPI_Dims_create(nnodes, ndims, dims) == MPI_SUCCESS ? 0 : -1;
 }
 
 /* Node index of every world rank from the host names: the processes that
@@ -283,171 +225,84 @@ static int nodes_from_hosts(int *node_of_proc)
     return rc;
 }
 
-/* Without a declared topology.  Returns 1 (table built), 0 (nothing to map
- * on: one node) or -1 (err filled).  Collective over MPI_COMM_WORLD. */
-static int table_from_nodes(char *err, size_t errlen)
+/* Without a declared topology: rank 0 runs rankmap_table_discover() (the
+ * glue, as the patched MPICH) and broadcasts the machine's description and
+ * the leaf of every rank.  Collective over MPI_COMM_WORLD.  Returns 1 (table
+ * built), 0 (one leaf: ranks keep their order) or -1 (err filled, the same
+ * on every rank). */
+static int table_from_discovery(char *err, size_t errlen)
 {
     int n = pmpi_tab.world_size;
-    int *node_of_proc = malloc((size_t) n * sizeof(int));
-    int *count = NULL, rc = -1;
-    char spec[128] = "";
-    if (!node_of_proc) {
-        snprintf(err, errlen, "out of memory for the address table");
+    struct {
+        int rc;
+        char spec[512];
+        char source[256];
+        char err[768];
+    } res;
+    int *node_of_proc = NULL;
+    memset(&res, 0, sizeof(res));
+    if (pmpi_set.node_size <= 0) {
+        /* the host names: collective, before rank 0 decides */
+        node_of_proc = malloc((size_t) n * sizeof(int));
+        if (!node_of_proc || nodes_from_hosts(node_of_proc) != MPI_SUCCESS) {
+            free(node_of_proc);
+            node_of_proc = NULL;
+            if (pmpi_tab.world_rank == 0)
+                snprintf(res.err, sizeof(res.err), "cannot group the processes by host");
+            res.rc = -1;
+        }
+    }
+    if (pmpi_tab.world_rank == 0 && res.rc == 0) {
+        const char *extra = env_setting("DISCOVER");
+        if (rankmap_table_discover(n, node_of_proc, pmpi_set.node_size, extra ? extra : "",
+                                   pmpi_set.verbose, res.spec, sizeof(res.spec),
+                                   pmpi_tab.node_of_rank, res.source, sizeof(res.source))
+            != RANKMAP_OK) {
+            res.rc = -1;
+            snprintf(res.err, sizeof(res.err), "%s", rankmap_last_error());
+        } else {
+            res.rc = res.spec[0] ? 1 : 0;
+        }
+    }
+    free(node_of_proc);
+    if (PMPI_Bcast(&res, (int) sizeof(res), MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS ||
+        (res.rc > 0 &&
+         PMPI_Bcast(pmpi_tab.node_of_rank, n, MPI_INT, 0, MPI_COMM_WORLD) != MPI_SUCCESS)) {
+        snprintf(err, errlen, "broadcast of the discovered machine failed");
         return -1;
     }
-    const char *what = "host names";
-    if (pmpi_set.node_size > 0) {
-        for (int r = 0; r < n; r++)
-            node_of_proc[r] = r / pmpi_set.node_size;
-        what = "MPIR_CVAR_RANKMAP_NODE_SIZE";
-    } else if (nodes_from_hosts(node_of_proc) != MPI_SUCCESS) {
-        snprintf(err, errlen, "cannot group the processes by host");
-        goto out;
+    if (res.rc < 0) {
+        snprintf(err, errlen, "%s", res.err[0] ? res.err : "cannot group the processes by host");
+        return -1;
     }
-#ifdef RANKMAP_HAVE_DISCOVER
-    if (rankmap_discover) { /* weak: NULL when this librankmap lacks it */
-        char settings[256];
-        const char *extra = env_setting("DISCOVER");
-        int len = 0;
-        settings[0] = '\0';
-        if (pmpi_set.node_size > 0)
-            len = snprintf(settings, sizeof(settings), "node_size=%d", pmpi_set.node_size);
-        if (extra && *extra)
-            snprintf(settings + len, sizeof(settings) - (size_t) len, "%s%s", len ? ";" : "",
-                     extra);
-        rankmap_topology_t topo;
-        if (rankmap_discover(n, node_of_proc, settings, &topo, pmpi_tab.node_of_rank) !=
-            RANKMAP_OK) {
-            snprintf(err, errlen, "machine discovery (%s%s%s): %s", what,
-                     settings[0] ? ", " : "", settings, rankmap_last_error());
-            goto out;
-        }
-        int nn = 0;
-        rankmap_topology_size(topo, &nn);
-        if (nn <= 1) {
-            rankmap_topology_free(topo);
-            rc = 0;
-            goto out;
-        }
-        pmpi_tab.topo = topo;
-        snprintf(pmpi_tab.source, sizeof(pmpi_tab.source), "discovered machine (%s%s%s)", what,
-                 settings[0] ? ", " : "", settings);
-        rc = 1;
-        goto out;
+    if (res.rc == 0)
+        return 0;
+    if (rankmap_topology_parse(res.spec, &pmpi_tab.topo) != RANKMAP_OK) {
+        snprintf(err, errlen, "discovered topology %s: %s", res.spec, rankmap_last_error());
+        return -1;
     }
-#endif
-    {
-        int nnodes = 0, ppn = 1;
-        for (int r = 0; r < n; r++)
-            if (node_of_proc[r] + 1 > nnodes)
-                nnodes = node_of_proc[r] + 1;
-        if (nnodes <= 1) {
-            rc = 0;
-            goto out;
-        }
-        count = calloc((size_t) nnodes, sizeof(int));
-        if (!count) {
-            snprintf(err, errlen, "out of memory for the address table");
-            goto out;
-        }
-        for (int r = 0; r < n; r++)
-            if (++count[node_of_proc[r]] > ppn)
-                ppn = count[node_of_proc[r]];
-        snprintf(spec, sizeof(spec), "tree:%dx%d:cost=10,1", nnodes, ppn);
-        rankmap_topology_t topo;
-        if (rankmap_topology_parse(spec, &topo) != RANKMAP_OK) {
-            snprintf(err, errlen, "%s topology %s: %s", what, spec, rankmap_last_error());
-            goto out;
-        }
-        memset(count, 0, (size_t) nnodes * sizeof(int));
-        for (int r = 0; r < n; r++) {
-            int c[2] = { node_of_proc[r], count[node_of_proc[r]]++ };
-            if (rankmap_topology_node(topo, c, &pmpi_tab.node_of_rank[r]) != RANKMAP_OK) {
-                snprintf(err, errlen, "%s topology %s: %s", what, spec, rankmap_last_error());
-                rankmap_topology_free(topo);
-                goto out;
-            }
-        }
-        pmpi_tab.topo = topo;
-        snprintf(pmpi_tab.source, sizeof(pmpi_tab.source), "%s from %s", spec, what);
-        rc = 1;
-    }
-out:
-    free(node_of_proc);
-    free(count);
-    return rc;
+    snprintf(pmpi_tab.source, sizeof(pmpi_tab.source), "%s", res.source);
+    return 1;
 }
 
 /* Returns 1 (table built), 0 (nothing to map on) or -1 (err filled). */
 static int table_from_settings(char *err, size_t errlen)
 {
-    int nprocs = pmpi_tab.world_size;
-    const char *tspec = pmpi_set.topology, *mapping = pmpi_set.mapping;
-    char spec[512];
-
-    if (!*tspec) {
-        if (*mapping) {
+    if (!*pmpi_set.topology) {
+        if (*pmpi_set.mapping) {
             snprintf(err, errlen,
-                     "MPIR_CVAR_RANKMAP_MAPPING=\"%s\" needs MPIR_CVAR_RANKMAP_TOPOLOGY", mapping);
+                     "MPIR_CVAR_RANKMAP_MAPPING=\"%s\" needs MPIR_CVAR_RANKMAP_TOPOLOGY",
+                     pmpi_set.mapping);
             return -1;
         }
-        return table_from_nodes(err, errlen);
+        return table_from_discovery(err, errlen);
     }
-    if (expand_auto(tspec, nprocs, spec, sizeof(spec)) != 0) {
-        snprintf(err, errlen,
-                 "MPIR_CVAR_RANKMAP_TOPOLOGY=\"%s\": expected torus:auto or torus:autoN with N "
-                 "in 1..6",
-                 tspec);
+    if (rankmap_table_declared(pmpi_set.topology, pmpi_set.mapping, pmpi_tab.world_size,
+                               dims_create, &pmpi_tab.topo, pmpi_tab.node_of_rank,
+                               pmpi_tab.source, sizeof(pmpi_tab.source)) != RANKMAP_OK) {
+        snprintf(err, errlen, "%s", rankmap_last_error());
         return -1;
     }
-    rankmap_topology_t topo;
-    if (rankmap_topology_parse(spec, &topo) != RANKMAP_OK) {
-        snprintf(err, errlen, "MPIR_CVAR_RANKMAP_TOPOLOGY=\"%s\": %s", tspec, rankmap_last_error());
-        return -1;
-    }
-    pmpi_tab.topo = topo;
-    int ndims = 0, rc;
-    rankmap_topology_ndims(topo, &ndims);
-    const char *what = *mapping ? mapping : "default order";
-    if (!*mapping) {
-        rc = default_placement(topo, ndims, nprocs, pmpi_tab.node_of_rank);
-    } else if (looks_like_order(mapping)) {
-        rc = rankmap_order_placement(topo, mapping, nprocs, pmpi_tab.node_of_rank);
-    } else if (!strncmp(mapping, "random", 6) && (mapping[6] == '\0' || mapping[6] == ':')) {
-        uint64_t state = 1;
-        if (mapping[6] == ':') {
-            char *end;
-            state = strtoull(mapping + 7, &end, 10);
-            if (end == mapping + 7 || *end != '\0') {
-                snprintf(err, errlen,
-                         "MPIR_CVAR_RANKMAP_MAPPING=\"%s\": expected random or random:SEED",
-                         mapping);
-                return -1;
-            }
-        }
-        rc = default_placement(topo, ndims, nprocs, pmpi_tab.node_of_rank);
-        int *p = pmpi_tab.node_of_rank;
-        for (int i = nprocs - 1; rc == RANKMAP_OK && i > 0; i--) {
-            int j = (int) (next_random(&state) % (uint64_t) (i + 1));
-            int t = p[i];
-            p[i] = p[j];
-            p[j] = t;
-        }
-    } else {
-        rc = rankmap_mapfile_read(topo, mapping, nprocs, pmpi_tab.node_of_rank);
-    }
-    if (rc != RANKMAP_OK) {
-        if (rc == RANKMAP_ERR_TOO_SMALL)
-            snprintf(err, errlen,
-                     "MPIR_CVAR_RANKMAP_TOPOLOGY=\"%s\" is too small for %d processes "
-                     "(MPIR_CVAR_RANKMAP_MAPPING=\"%s\"): %s",
-                     tspec, nprocs, what, rankmap_last_error());
-        else
-            snprintf(err, errlen, "MPIR_CVAR_RANKMAP_MAPPING=\"%s\": %s", what,
-                     rankmap_last_error());
-        return -1;
-    }
-    snprintf(pmpi_tab.source, sizeof(pmpi_tab.source), "%s, mapping %s", spec, what);
     return 1;
 }
 
@@ -486,14 +341,8 @@ int pmpi_table_init(void)
      * discovered machines may differ): the table is used only if all built
      * the same one */
     long local[3] = { rc >= 0 ? 1 : 0, rc, 0 }, lo[3], hi[3];
-    if (rc > 0) {
-        uint64_t h = 1469598103934665603ULL;
-        for (int r = 0; r < pmpi_tab.world_size; r++)
-            h = (h ^ (uint64_t) pmpi_tab.node_of_rank[r]) * 1099511628211ULL;
-        int nn = 0;
-        rankmap_topology_size(pmpi_tab.topo, &nn);
-        local[2] = (long) ((h ^ (uint64_t) nn) & 0x7fffffffffffffffULL);
-    }
+    if (rc > 0)
+        local[2] = rankmap_table_digest(pmpi_tab.topo, pmpi_tab.world_size, pmpi_tab.node_of_rank);
     PMPI_Allreduce(local, lo, 3, MPI_LONG, MPI_MIN, MPI_COMM_WORLD);
     PMPI_Allreduce(local, hi, 3, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
     int agree = lo[0] == 1 && lo[1] == hi[1] && lo[2] == hi[2];
@@ -521,7 +370,8 @@ int pmpi_table_init(void)
     if (rc == 0) {
         table_free();
         if (pmpi_set.verbose && pmpi_tab.world_rank == 0)
-            pmpi_say("single node and no MPIR_CVAR_RANKMAP_TOPOLOGY: ranks keep their order");
+            pmpi_say("one node without a package or NUMA tier and no "
+                     "MPIR_CVAR_RANKMAP_TOPOLOGY: ranks keep their order");
         return MPI_SUCCESS;
     }
     rankmap_topology_size(pmpi_tab.topo, &pmpi_tab.nnodes);

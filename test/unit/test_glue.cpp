@@ -1,10 +1,12 @@
 // The MPI glue (include/rankmap_glue.h): rank 0 kept by a symmetry of the
 // machine (exact on tori and trees), the free flag, the guard, failures and
-// determinism.
+// determinism; the address table of both MPI layers.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -465,4 +467,219 @@ TEST(Glue, SameInputsSameRanks) {
               RANKMAP_OK);
     EXPECT_EQ(a, b);
     EXPECT_EQ(a[0], 0);
+}
+
+// ---- the address table (rankmap_table_*), shared by the patched MPICH and
+// the plugin: the same settings give the same table and the same messages
+
+namespace {
+
+// MPI_Dims_create's answer for the sizes used below
+int fake_dims(int n, int nd, int *dims) {
+    if (n == 8 && nd == 3) { dims[0] = dims[1] = dims[2] = 2; return 0; }
+    if (n == 8 && nd == 2) { dims[0] = 4; dims[1] = 2; return 0; }
+    return -1;
+}
+
+struct Table {
+    rankmap_topology_t topo = nullptr;
+    std::vector<int> node;
+    char source[256] = "";
+    int rc;
+    Table(const char *topology, const char *mapping, int n) : node(n, -1) {
+        rc = rankmap_table_declared(topology, mapping, n, fake_dims, &topo, node.data(), source,
+                                    sizeof(source));
+    }
+    ~Table() { rankmap_topology_free(topo); }
+    std::string coords(int r) const {
+        int c[RANKMAP_MAX_DIMS], nd = 0;
+        rankmap_topology_ndims(topo, &nd);
+        rankmap_topology_coords(topo, node[r], c);
+        std::string s;
+        for (int k = 0; k < nd; ++k) s += (k ? " " : "") + std::to_string(c[k]);
+        return s;
+    }
+};
+
+bool is_permutation_of_nodes(const std::vector<int> &v, int nnodes) {
+    std::vector<int> seen(nnodes, 0);
+    for (int x : v)
+        if (x < 0 || x >= nnodes || seen[x]++) return false;
+    return true;
+}
+
+} // namespace
+
+TEST(Table, DeclaredDefaultOrderIsXYZT) {
+    Table t("torus:2x2x2", "", 8);
+    ASSERT_EQ(t.rc, RANKMAP_OK) << rankmap_last_error();
+    EXPECT_EQ(t.coords(0), "0 0 0");
+    EXPECT_EQ(t.coords(1), "1 0 0"); // X fastest
+    EXPECT_EQ(t.coords(2), "0 1 0");
+    EXPECT_EQ(t.coords(4), "0 0 1");
+    EXPECT_STREQ(t.source, "torus:2x2x2, mapping default order");
+    Table z("torus:2x2x2", "ZYXT", 8);
+    ASSERT_EQ(z.rc, RANKMAP_OK) << rankmap_last_error();
+    EXPECT_EQ(z.coords(1), "0 0 1"); // Z fastest
+}
+
+TEST(Table, TorusAutoUsesTheLayersDimsCreate) {
+    Table t("torus:auto", "", 8);
+    ASSERT_EQ(t.rc, RANKMAP_OK) << rankmap_last_error();
+    EXPECT_STREQ(t.source, "torus:2x2x2, mapping default order");
+    Table t2("torus:auto2:local=", "", 8);
+    // local= with nothing after it is the parser's error, after the expansion
+    EXPECT_NE(t2.rc, RANKMAP_OK);
+    Table m("mesh:auto2", "", 8);
+    ASSERT_EQ(m.rc, RANKMAP_OK) << rankmap_last_error();
+    EXPECT_STREQ(m.source, "mesh:4x2, mapping default order");
+    Table bad("torus:auto9", "", 8);
+    EXPECT_EQ(bad.rc, RANKMAP_ERR_INVALID);
+    EXPECT_NE(std::strstr(rankmap_last_error(), "MPIR_CVAR_RANKMAP_TOPOLOGY=\"torus:auto9\""), nullptr)
+        << rankmap_last_error();
+    EXPECT_EQ(bad.topo, nullptr);
+    // no dims_create: torus:auto cannot be expanded, a plain string still can
+    rankmap_topology_t topo = nullptr;
+    std::vector<int> node(8);
+    EXPECT_NE(rankmap_table_declared("torus:auto", "", 8, nullptr, &topo, node.data(), nullptr, 0),
+              RANKMAP_OK);
+    EXPECT_EQ(rankmap_table_declared("torus:2x2x2", nullptr, 8, nullptr, &topo, node.data(), nullptr, 0),
+              RANKMAP_OK);
+    rankmap_topology_free(topo);
+}
+
+TEST(Table, RandomOrderIsASeededPermutation) {
+    Table a("torus:2x2x2", "random:5", 8), b("torus:2x2x2", "random:5", 8),
+        c("torus:2x2x2", "random:6", 8), d("torus:2x2x2", "random", 8), e("torus:2x2x2", "random:1", 8);
+    for (auto *t : {&a, &b, &c, &d, &e}) ASSERT_EQ(t->rc, RANKMAP_OK) << rankmap_last_error();
+    EXPECT_TRUE(is_permutation_of_nodes(a.node, 8));
+    EXPECT_EQ(a.node, b.node);
+    EXPECT_NE(a.node, c.node);
+    EXPECT_EQ(d.node, e.node); // the seed defaults to 1
+    // splitmix64 from seed 5, Fisher-Yates from the top: the sequence both
+    // layers have always used (a job's random:SEED table does not change)
+    Table plain("torus:2x2x2", "", 8);
+    std::uint64_t s = 5;
+    std::vector<int> want = plain.node;
+    for (int i = 7; i > 0; --i) {
+        std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        z ^= z >> 31;
+        std::swap(want[i], want[z % static_cast<std::uint64_t>(i + 1)]);
+    }
+    EXPECT_EQ(a.node, want);
+    for (const char *bad : {"random:x1", "random:", "random:-3", "random:5z"}) {
+        Table t("torus:2x2x2", bad, 8);
+        EXPECT_EQ(t.rc, RANKMAP_ERR_INVALID) << bad;
+        EXPECT_NE(std::strstr(rankmap_last_error(), "MPIR_CVAR_RANKMAP_MAPPING="), nullptr)
+            << rankmap_last_error();
+    }
+}
+
+TEST(Table, BadSettingsNameTheSetting) {
+    struct Case {
+        const char *topology, *mapping, *want;
+        int rc;
+    } cases[] = {
+        {"blob:8", "", "MPIR_CVAR_RANKMAP_TOPOLOGY=\"blob:8\"", RANKMAP_ERR_INVALID},
+        {"torus:2x2y2", "", "MPIR_CVAR_RANKMAP_TOPOLOGY=\"torus:2x2y2\"", RANKMAP_ERR_INVALID},
+        {"torus:2x2", "XYT", "MPIR_CVAR_RANKMAP_TOPOLOGY=\"torus:2x2\" is too small for 8 processes",
+         RANKMAP_ERR_TOO_SMALL},
+        {"torus:2x2", "", "MPIR_CVAR_RANKMAP_TOPOLOGY=\"torus:2x2\" is too small for 8 processes",
+         RANKMAP_ERR_TOO_SMALL},
+        // not an order (Q): read as a mapfile's path
+        {"torus:2x2x2", "XQZ", "MPIR_CVAR_RANKMAP_MAPPING=\"XQZ\"", RANKMAP_ERR_IO},
+        {"torus:2x2x2", "/nonexistent/rankmap.map", "MPIR_CVAR_RANKMAP_MAPPING=\"/nonexistent/rankmap.map\"",
+         RANKMAP_ERR_IO},
+    };
+    for (const auto &c : cases) {
+        Table t(c.topology, c.mapping, 8);
+        EXPECT_EQ(t.rc, c.rc) << c.topology << " " << c.mapping;
+        EXPECT_NE(std::strstr(rankmap_last_error(), c.want), nullptr) << rankmap_last_error();
+        EXPECT_EQ(t.topo, nullptr);
+    }
+}
+
+TEST(Table, MapfileFromTheFixtures) {
+    const char *fix = std::getenv("RANKMAP_FIXTURES");
+    if (!fix) GTEST_SKIP() << "RANKMAP_FIXTURES not set";
+    std::string good = std::string(fix) + "/torus-2x2-identity.map";
+    Table t("torus:2x2", good.c_str(), 4);
+    ASSERT_EQ(t.rc, RANKMAP_OK) << rankmap_last_error();
+    EXPECT_TRUE(is_permutation_of_nodes(t.node, 4));
+    std::string dup = std::string(fix) + "/bad-duplicate-coord.map";
+    Table d("torus:2x2", dup.c_str(), 4);
+    EXPECT_NE(d.rc, RANKMAP_OK);
+    EXPECT_NE(std::strstr(rankmap_last_error(), "MPIR_CVAR_RANKMAP_MAPPING="), nullptr)
+        << rankmap_last_error();
+}
+
+TEST(Table, DiscoveryGivesAStringEveryRankParsesAlike) {
+    const int n = 16;
+    std::vector<int> hosts(n), leaf(n, -1);
+    for (int r = 0; r < n; ++r) hosts[r] = r / 8; // two nodes of 8 processes
+    char spec[512], source[256];
+    ASSERT_EQ(rankmap_table_discover(n, hosts.data(), 0, "hwloc=synthetic:pack:2 core:4 pu:1", 0, spec,
+                                     sizeof(spec), leaf.data(), source, sizeof(source)),
+              RANKMAP_OK)
+        << rankmap_last_error();
+    ASSERT_NE(spec[0], '\0');
+    EXPECT_NE(std::strstr(source, "nodes from host names"), nullptr) << source;
+    rankmap_topology_t topo = nullptr;
+    ASSERT_EQ(rankmap_topology_parse(spec, &topo), RANKMAP_OK) << spec << ": " << rankmap_last_error();
+    int leaves = 0;
+    rankmap_topology_size(topo, &leaves);
+    EXPECT_EQ(leaves, 16) << spec; // 2 nodes x 2 packages x 4 cores
+    EXPECT_TRUE(is_permutation_of_nodes(leaf, leaves));
+    // ranks of one host stay on that host's leaves: the node tier is the first
+    for (int r = 0; r < n; ++r) {
+        int c[RANKMAP_MAX_DIMS];
+        rankmap_topology_coords(topo, leaf[r], c);
+        EXPECT_EQ(c[0], hosts[r]) << "rank " << r << " on " << spec;
+    }
+    // the same machine from MPIR_CVAR_RANKMAP_NODE_SIZE=8 without host names
+    std::vector<int> leaf2(n, -1);
+    char spec2[512];
+    ASSERT_EQ(rankmap_table_discover(n, nullptr, 8, "hwloc=synthetic:pack:2 core:4 pu:1", 0, spec2,
+                                     sizeof(spec2), leaf2.data(), source, sizeof(source)),
+              RANKMAP_OK);
+    EXPECT_STREQ(spec, spec2);
+    EXPECT_EQ(leaf, leaf2);
+    EXPECT_NE(std::strstr(source, "MPIR_CVAR_RANKMAP_NODE_SIZE"), nullptr) << source;
+    rankmap_topology_free(topo);
+}
+
+TEST(Table, DiscoveryOneLeafAndBadSettings) {
+    std::vector<int> leaf(4, -1);
+    char spec[512] = "x";
+    // one node with a flat inside: every order costs the same
+    ASSERT_EQ(rankmap_table_discover(4, nullptr, 0, "single_node=flat", 0, spec, sizeof(spec),
+                                     leaf.data(), nullptr, 0),
+              RANKMAP_OK)
+        << rankmap_last_error();
+    EXPECT_STREQ(spec, "");
+    EXPECT_EQ(rankmap_table_discover(4, nullptr, -3, "", 0, spec, sizeof(spec), leaf.data(), nullptr, 0),
+              RANKMAP_ERR_INVALID);
+    EXPECT_NE(std::strstr(rankmap_last_error(), "MPIR_CVAR_RANKMAP_NODE_SIZE=-3: must be >= 0"), nullptr);
+    EXPECT_NE(rankmap_table_discover(4, nullptr, 2, "tiers=gpu", 0, spec, sizeof(spec), leaf.data(),
+                                     nullptr, 0),
+              RANKMAP_OK);
+    EXPECT_NE(std::strstr(rankmap_last_error(), "MPIR_CVAR_RANKMAP_DISCOVER=\"tiers=gpu\""), nullptr)
+        << rankmap_last_error();
+    char tiny[8];
+    std::vector<int> leaf16(16, -1);
+    EXPECT_NE(rankmap_table_discover(16, nullptr, 8, "hwloc=synthetic:pack:2 core:4 pu:1", 0, tiny,
+                                     sizeof(tiny), leaf16.data(), nullptr, 0),
+              RANKMAP_OK);
+}
+
+TEST(Table, DigestTellsTablesApart) {
+    Table a("torus:2x2x2", "random:5", 8), b("torus:2x2x2", "random:5", 8), c("torus:2x2x2", "random:6", 8),
+        d("torus:2x2x4", "random:5", 8);
+    long da = rankmap_table_digest(a.topo, 8, a.node.data());
+    EXPECT_GE(da, 0);
+    EXPECT_EQ(da, rankmap_table_digest(b.topo, 8, b.node.data()));
+    EXPECT_NE(da, rankmap_table_digest(c.topo, 8, c.node.data()));
+    EXPECT_NE(rankmap_table_digest(a.topo, 8, d.node.data()), rankmap_table_digest(d.topo, 8, d.node.data()));
 }

@@ -1,0 +1,228 @@
+// table.cpp -- the address table of the MPI glue (include/rankmap_glue.h):
+// the machine node of every MPI_COMM_WORLD rank from the settings, or from
+// machine discovery, decided here once for the patched MPICH and the PMPI
+// plugin.  The layers read the settings and broadcast; nothing here
+// communicates.
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "capi/capi.hpp"
+#include "common/rng.hpp"
+#include "rankmap_glue.h"
+
+namespace rankmap {
+namespace {
+
+constexpr const char *kTopology = "MPIR_CVAR_RANKMAP_TOPOLOGY";
+constexpr const char *kMapping = "MPIR_CVAR_RANKMAP_MAPPING";
+
+void copy_out(char *dst, size_t len, const std::string &s) {
+    if (dst && len) std::snprintf(dst, len, "%s", s.c_str());
+}
+
+// "torus:auto3:wrap=..." -> "torus:4x4x4:wrap=..." for nprocs processes;
+// false when the auto part is malformed or dims_create fails.
+bool expand_auto(const std::string &spec, int nprocs, rankmap_dims_create_fn dims_create,
+                 std::string &out) {
+    auto colon = spec.find(':');
+    if (colon == std::string::npos || spec.compare(colon + 1, 4, "auto") != 0) {
+        out = spec;
+        return true;
+    }
+    size_t p = colon + 5;
+    int nd = 3;
+    if (p < spec.size() && spec[p] >= '1' && spec[p] <= '6') nd = spec[p++] - '0';
+    if (p < spec.size() && spec[p] != ':') return false;
+    if (!dims_create) return false;
+    int dims[RANKMAP_MAX_DIMS] = {0};
+    if (dims_create(nprocs, nd, dims) != 0) return false;
+    out = spec.substr(0, colon + 1);
+    for (int i = 0; i < nd; ++i) {
+        if (dims[i] < 1) return false;
+        out += (i ? "x" : "") + std::to_string(dims[i]);
+    }
+    out += spec.substr(p);
+    return true;
+}
+
+// The default order: every lettered dimension, then T (a model whose last
+// dimension is the slot, e.g. torus:8x8x8x2:local=..., has one letter less).
+int default_placement(rankmap_topology_t topo, int nprocs, int *node_of_rank) {
+    int ndims = 0;
+    rankmap_topology_ndims(topo, &ndims);
+    int rc = RANKMAP_ERR_INVALID;
+    for (int lettered = ndims; lettered >= ndims - 1 && lettered >= 0; --lettered) {
+        std::string order = std::string(lettered <= 3 ? "XYZ" : "ABCDEF").substr(0, lettered) + "T";
+        rc = rankmap_order_placement(topo, order.c_str(), nprocs, node_of_rank);
+        if (rc == RANKMAP_OK || rc == RANKMAP_ERR_TOO_SMALL) return rc;
+    }
+    return rc;
+}
+
+bool looks_like_order(const char *s) {
+    size_t n = std::strlen(s);
+    return n > 0 && n <= 8 && std::strspn(s, "XYZTABCDEFxyztabcdef") == n;
+}
+
+// random[:SEED]: true with the seed, false when the text after "random:" is
+// not a number; *is_random false when the mapping is something else.
+bool random_seed(const char *mapping, bool *is_random, std::uint64_t *seed) {
+    *is_random = std::strncmp(mapping, "random", 6) == 0 &&
+                 (mapping[6] == '\0' || mapping[6] == ':');
+    *seed = 1;
+    if (!*is_random || mapping[6] == '\0') return true;
+    char *end = nullptr;
+    *seed = std::strtoull(mapping + 7, &end, 10);
+    return end != mapping + 7 && *end == '\0' && mapping[7] != '-';
+}
+
+// A tree topology found by discovery as a string every rank parses to the
+// same model: its dimensions, the distance of each tier, the most ranks on
+// one leaf.
+int tree_spec(rankmap_topology_t topo, int nprocs, const int *leaf, std::string &spec) {
+    int ndims = 0, nleaves = 0, dims[RANKMAP_MAX_DIMS], c[RANKMAP_MAX_DIMS];
+    if (rankmap_topology_ndims(topo, &ndims) != RANKMAP_OK || ndims < 1 ||
+        rankmap_topology_dims(topo, dims) != RANKMAP_OK ||
+        rankmap_topology_size(topo, &nleaves) != RANKMAP_OK)
+        return capi::fail(RANKMAP_ERR_INTERNAL, "the discovered machine has no tree description");
+    std::vector<int> count(nleaves, 0);
+    int slots = 1;
+    for (int r = 0; r < nprocs; ++r)
+        if (leaf[r] >= 0 && leaf[r] < nleaves) slots = std::max(slots, ++count[leaf[r]]);
+    spec = "tree:";
+    for (int k = 0; k < ndims; ++k) spec += (k ? "x" : "") + std::to_string(dims[k]);
+    for (int k = 0; k < ndims; ++k) {
+        // tier k's cost: the distance from leaf 0 to the first leaf differing there
+        double d = 0;
+        int other = 0;
+        for (int i = 0; i < ndims; ++i) c[i] = i == k && dims[k] > 1;
+        if (dims[k] > 1 && (rankmap_topology_node(topo, c, &other) != RANKMAP_OK ||
+                            rankmap_topology_distance(topo, 0, other, &d) != RANKMAP_OK))
+            return capi::fail(RANKMAP_ERR_INTERNAL, "the discovered machine has no tree description");
+        char buf[40];
+        std::snprintf(buf, sizeof(buf), "%s%.17g", k ? "," : ":cost=", d);
+        spec += buf;
+    }
+    if (slots > 1) spec += ":slots=" + std::to_string(slots);
+    return RANKMAP_OK;
+}
+
+} // namespace
+} // namespace rankmap
+
+using namespace rankmap;
+
+extern "C" int rankmap_table_declared(const char *topology, const char *mapping, int nprocs,
+                                      rankmap_dims_create_fn dims_create, rankmap_topology_t *topo,
+                                      int *node_of_rank, char *source, size_t sourcelen) {
+    if (!topology || !*topology || nprocs < 1 || !topo || !node_of_rank)
+        return capi::fail(RANKMAP_ERR_INVALID,
+                          std::string("rankmap_table_declared: no ") + kTopology +
+                              ", no processes or no output");
+    *topo = nullptr;
+    if (!mapping) mapping = "";
+    std::string spec;
+    if (!expand_auto(topology, nprocs, dims_create, spec))
+        return capi::fail(RANKMAP_ERR_INVALID, std::string(kTopology) + "=\"" + topology +
+                                                   "\": expected torus:auto or torus:autoN with N "
+                                                   "in 1..6");
+    rankmap_topology_t t = nullptr;
+    if (rankmap_topology_parse(spec.c_str(), &t) != RANKMAP_OK)
+        return capi::fail(RANKMAP_ERR_INVALID, std::string(kTopology) + "=\"" + topology +
+                                                   "\": " + rankmap_last_error());
+    const char *what = *mapping ? mapping : "default order";
+    bool is_random = false;
+    std::uint64_t seed = 1;
+    int rc;
+    if (!*mapping) {
+        rc = default_placement(t, nprocs, node_of_rank);
+    } else if (looks_like_order(mapping)) {
+        rc = rankmap_order_placement(t, mapping, nprocs, node_of_rank);
+    } else if (!random_seed(mapping, &is_random, &seed)) {
+        rankmap_topology_free(t);
+        return capi::fail(RANKMAP_ERR_INVALID, std::string(kMapping) + "=\"" + mapping +
+                                                   "\": expected random or random:SEED");
+    } else if (is_random) {
+        rc = default_placement(t, nprocs, node_of_rank);
+        for (int i = nprocs - 1; rc == RANKMAP_OK && i > 0; --i) {
+            int j = static_cast<int>(splitmix64(seed) % static_cast<std::uint64_t>(i + 1));
+            std::swap(node_of_rank[i], node_of_rank[j]);
+        }
+    } else {
+        rc = rankmap_mapfile_read(t, mapping, nprocs, node_of_rank);
+    }
+    if (rc != RANKMAP_OK) {
+        std::string why = rankmap_last_error();
+        rankmap_topology_free(t);
+        // a model too small for the job is a TOPOLOGY error, a bad order or
+        // mapfile a MAPPING error
+        if (rc == RANKMAP_ERR_TOO_SMALL)
+            return capi::fail(rc, std::string(kTopology) + "=\"" + topology + "\" is too small for " +
+                                      std::to_string(nprocs) + " processes (" + kMapping + "=\"" +
+                                      what + "\"): " + why);
+        return capi::fail(rc, std::string(kMapping) + "=\"" + what + "\": " + why);
+    }
+    *topo = t;
+    copy_out(source, sourcelen, spec + ", mapping " + what);
+    return RANKMAP_OK;
+}
+
+extern "C" int rankmap_table_discover(int nprocs, const int *node_of_proc, int node_size,
+                                      const char *discover, int verbose, char *spec, size_t speclen,
+                                      int *node_of_rank, char *source, size_t sourcelen) {
+    if (nprocs < 1 || !spec || speclen == 0 || !node_of_rank)
+        return capi::fail(RANKMAP_ERR_INVALID,
+                          "rankmap_table_discover: no processes or no output");
+    spec[0] = '\0';
+    if (node_size < 0)
+        return capi::fail(RANKMAP_ERR_INVALID,
+                          "MPIR_CVAR_RANKMAP_NODE_SIZE=" + std::to_string(node_size) +
+                              ": must be >= 0 (0: nodes from the host names)");
+    if (!discover) discover = "";
+    std::string settings;
+    if (node_size > 0) settings = "node_size=" + std::to_string(node_size);
+    if (*discover) settings += (settings.empty() ? "" : ";") + std::string(discover);
+    if (verbose) settings += settings.empty() ? "verbose=1" : ";verbose=1";
+    std::vector<int> one_node;
+    if (!node_of_proc) {
+        one_node.assign(nprocs, 0);
+        node_of_proc = one_node.data();
+    }
+    const std::string from = node_size > 0 ? "MPIR_CVAR_RANKMAP_NODE_SIZE" : "host names";
+    rankmap_topology_t topo = nullptr;
+    if (rankmap_discover(nprocs, node_of_proc, settings.c_str(), &topo, node_of_rank) != RANKMAP_OK)
+        return capi::fail(RANKMAP_ERR_INVALID,
+                          "machine discovery (MPIR_CVAR_RANKMAP_NODE_SIZE=" +
+                              std::to_string(node_size) + ", MPIR_CVAR_RANKMAP_DISCOVER=\"" +
+                              discover + "\"): " + rankmap_last_error());
+    int nleaves = 0;
+    rankmap_topology_size(topo, &nleaves);
+    std::string s;
+    int rc = nleaves > 1 ? tree_spec(topo, nprocs, node_of_rank, s) : RANKMAP_OK;
+    rankmap_topology_free(topo);
+    if (rc != RANKMAP_OK) return rc;
+    if (s.size() + 1 > speclen)
+        return capi::fail(RANKMAP_ERR_INVALID, "the discovered machine's description " + s +
+                                                   " is longer than " + std::to_string(speclen - 1) +
+                                                   " characters");
+    std::snprintf(spec, speclen, "%s", s.c_str());
+    copy_out(source, sourcelen,
+             s.empty() ? "one leaf" : s + " discovered (nodes from " + from + ", hwloc inside)");
+    return RANKMAP_OK;
+}
+
+extern "C" long rankmap_table_digest(rankmap_topology_t topo, int nprocs, const int *node_of_rank) {
+    std::uint64_t h = 1469598103934665603ULL; // FNV-1a
+    int nn = 0;
+    if (topo) rankmap_topology_size(topo, &nn);
+    for (int r = 0; node_of_rank && r < nprocs; ++r)
+        h = (h ^ static_cast<std::uint64_t>(static_cast<unsigned>(node_of_rank[r]))) * 1099511628211ULL;
+    h = (h ^ static_cast<std::uint64_t>(static_cast<unsigned>(nn))) * 1099511628211ULL;
+    return static_cast<long>(h & 0x7fffffffffffffffULL);
+}

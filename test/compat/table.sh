@@ -1,0 +1,100 @@
+#!/bin/sh
+# table.sh PATH_KIND MPICC MPIEXEC PLUGIN SRC_DIR WORK_DIR
+#   PATH_KIND = patched (the patched MPICH, PLUGIN = -) or
+#               plugin  (Debian's MPICH with PLUGIN = librankmap-pmpi.so preloaded)
+# The address table of MPI_COMM_WORLD, the same cases against both layers,
+# which build it through one glue (rankmap_table_declared/_discover,
+# include/rankmap_glue.h): an unmodified program (test/pmpi/topo_app.c, 8
+# ranks, periodic 2x2x2 grid) with MPIR_CVAR_RANKMAP_VERBOSE=1.
+#   - good settings: the verbose "address table of 8 ranks on SOURCE" line,
+#     identical under both layers, and the expected reorder;
+#   - every bad setting: one warning on rank 0 naming it, MPI's own order;
+#   - MPIR_CVAR_RANKMAP_STRICT=1: MPI_Init fails with the same message.
+kind=$1 mpicc=$2 mpiexec=$3 plugin=$4 src=$5 work=$6
+t=$src/test/pmpi fix=$src/test/fixtures
+mkdir -p "$work" || exit 1
+app=$work/topo_app-$kind
+"$mpicc" -O2 -o "$app" "$t/topo_app.c" || { echo "FAIL: $mpicc could not build topo_app.c"; exit 1; }
+case $kind in
+  patched)
+    # the staged patched MPICH, not an older one installed under the prefix
+    # its mpicc names in the binaries' run path
+    pre= root=$(cd "$(dirname "$mpicc")/.." && pwd)
+    LD_LIBRARY_PATH=$root/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export LD_LIBRARY_PATH ;;
+  plugin) [ -f "$plugin" ] || { echo "FAIL: $plugin was not built"; exit 1; }; pre="-genv LD_PRELOAD $plugin" ;;
+  *) echo "usage: table.sh patched|plugin MPICC MPIEXEC PLUGIN SRC_DIR WORK_DIR"; exit 2 ;;
+esac
+map=$t/torus-2x2x2-scrambled.map
+out=$work/out-$kind.txt err=$work/err-$kind.txt
+fail=0
+T=MPIR_CVAR_RANKMAP_TOPOLOGY M=MPIR_CVAR_RANKMAP_MAPPING
+
+# case NAME EXPECT ERR_REGEX [VAR=VALUE...]
+#   EXPECT: reorder / identity / any (topo_app's expectation on 8 ranks, exit
+#   0; the job's mapfile for the hop count is $map), or abort (MPI_Init fails,
+#   exit != 0).  stderr must match ERR_REGEX exactly once (rank 0 alone
+#   speaks, once, in MPI_Init).
+case_() {
+  name=$1 want=$2 errre=$3; shift 3
+  expect=$want
+  [ "$want" = abort ] && expect=identity
+  # shellcheck disable=SC2086
+  env MPIR_CVAR_RANKMAP_VERBOSE=1 "$@" timeout 120 "$mpiexec" $pre -n 8 "$app" cart-create "$expect" \
+    "$map" 2x2x2 2x2x2 >"$out" 2>"$err"
+  st=$?
+  ok=1
+  if [ "$want" = abort ]; then [ $st -ne 0 ] && [ $st -ne 124 ] || ok=0
+  else [ $st -eq 0 ] && grep -q PASS "$out" || ok=0; fi
+  n=$(grep -Ec "$errre" "$err")
+  [ "$n" = 1 ] || ok=0
+  if grep -Eqi 'segmentation|core dumped|signal 11|signal 6|assert' "$err"; then ok=0; fi
+  if [ $ok = 1 ]; then echo "ok   $kind $name: $(grep -Em1 "$errre" "$err")"; else
+    echo "FAIL $kind $name (exit $st; stderr should match once: $errre)"
+    sed 's/^/  out: /' "$out" | head -10; sed 's/^/  err: /' "$err" | head -10
+    fail=1
+  fi
+}
+
+table='address table of 8 ranks on'
+case_ "declared torus and mapfile" reorder "$table torus:2x2x2, mapping .*torus-2x2x2-scrambled.map\$" \
+  $T=torus:2x2x2 $M="$map"
+case_ "the MPICH_ alias of a setting" reorder "$table torus:2x2x2, mapping " \
+  MPICH_RANKMAP_TOPOLOGY=torus:2x2x2 $M="$map"
+case_ "torus:auto3 = MPI_Dims_create(8, 3)" reorder "$table torus:2x2x2, mapping " $T=torus:auto3 $M="$map"
+case_ "BG/L order ZYXT" any "$table torus:2x2x2, mapping ZYXT\$" $T=torus:2x2x2 $M=ZYXT
+case_ "random:5 scatters the default order" any "$table torus:2x2x2, mapping random:5\$" \
+  $T=torus:2x2x2 $M=random:5
+case_ "no topology, MPIR_CVAR_RANKMAP_NODE_SIZE=4: discovered by rank 0" any \
+  "$table tree:2x.* discovered \\(nodes from MPIR_CVAR_RANKMAP_NODE_SIZE, hwloc inside\\)\$" \
+  MPIR_CVAR_RANKMAP_NODE_SIZE=4
+case_ "unknown topology string" identity 'warning: MPIR_CVAR_RANKMAP_TOPOLOGY="blob:8".*reordering disabled' \
+  $T=blob:8 $M="$map"
+case_ "malformed torus dims" identity 'warning: MPIR_CVAR_RANKMAP_TOPOLOGY="torus:2x2y2"' \
+  $T=torus:2x2y2 $M="$map"
+case_ "bad torus:auto" identity 'warning: MPIR_CVAR_RANKMAP_TOPOLOGY="torus:auto9": expected torus:auto' \
+  $T=torus:auto9 $M="$map"
+case_ "mapfile with a missing line" identity 'warning: MPIR_CVAR_RANKMAP_MAPPING=.*bad-missing-line.map' \
+  $T=torus:2x2x2 $M="$fix/bad-missing-line.map"
+case_ "mapfile with a duplicate coordinate" identity \
+  'warning: MPIR_CVAR_RANKMAP_MAPPING=.*bad-duplicate-coord.map.*duplicate' \
+  $T=torus:2x2x2 $M="$fix/bad-duplicate-coord.map"
+case_ "mapfile with an out-of-range coordinate" identity 'warning: MPIR_CVAR_RANKMAP_MAPPING=.*bad-out-of-range.map' \
+  $T=torus:2x2x2 $M="$fix/bad-out-of-range.map"
+case_ "unreadable mapfile" identity 'warning: MPIR_CVAR_RANKMAP_MAPPING="/nonexistent/rankmap.map"' \
+  $T=torus:2x2x2 $M=/nonexistent/rankmap.map
+case_ "torus smaller than the job" identity 'warning: MPIR_CVAR_RANKMAP_TOPOLOGY="torus:2x2" is too small for 8' \
+  $T=torus:2x2 $M=XYT
+case_ "bad mapping order" identity 'warning: MPIR_CVAR_RANKMAP_MAPPING="XQZ"' $T=torus:2x2x2 $M=XQZ
+case_ "bad random seed" identity 'warning: MPIR_CVAR_RANKMAP_MAPPING="random:x1": expected random or random:SEED' \
+  $T=torus:2x2x2 $M=random:x1
+case_ "mapping without a topology" identity \
+  'warning: MPIR_CVAR_RANKMAP_MAPPING="XYZT" needs MPIR_CVAR_RANKMAP_TOPOLOGY' $M=XYZT
+case_ "negative node size" identity 'warning: MPIR_CVAR_RANKMAP_NODE_SIZE=-3: must be >= 0' \
+  MPIR_CVAR_RANKMAP_NODE_SIZE=-3
+case_ "bad discovery setting" identity \
+  "warning: machine discovery \\(MPIR_CVAR_RANKMAP_NODE_SIZE=4, MPIR_CVAR_RANKMAP_DISCOVER=\"tiers=gpu\"\\)" \
+  MPIR_CVAR_RANKMAP_NODE_SIZE=4 MPIR_CVAR_RANKMAP_DISCOVER=tiers=gpu
+case_ "strict: a bad topology fails MPI_Init naming the setting" abort \
+  'error: MPIR_CVAR_RANKMAP_TOPOLOGY="blob:8"' $T=blob:8 MPIR_CVAR_RANKMAP_STRICT=1
+exit $fail
