@@ -28,8 +28,7 @@ void copy_out(char *dst, size_t len, const std::string &s) {
 
 // "torus:auto3:wrap=..." -> "torus:4x4x4:wrap=..." for nprocs processes;
 // false when the auto part is malformed or dims_create fails.
-bool expand_auto(const std::string &spec, int nprocs, rankmap_dims_create_fn dims_create,
-                 std::string &out) {
+bool expand_auto(const std::string &spec, int nprocs, rankmap_dims_create_fn dims_create, std::string &out) {
     auto colon = spec.find(':');
     if (colon == std::string::npos || spec.compare(colon + 1, 4, "auto") != 0) {
         out = spec;
@@ -73,8 +72,7 @@ bool looks_like_order(const char *s) {
 // random[:SEED]: true with the seed, false when the text after "random:" is
 // not a number; *is_random false when the mapping is something else.
 bool random_seed(const char *mapping, bool *is_random, std::uint64_t *seed) {
-    *is_random = std::strncmp(mapping, "random", 6) == 0 &&
-                 (mapping[6] == '\0' || mapping[6] == ':');
+    *is_random = std::strncmp(mapping, "random", 6) == 0 && (mapping[6] == '\0' || mapping[6] == ':');
     *seed = 1;
     if (!*is_random || mapping[6] == '\0') return true;
     char *end = nullptr;
@@ -88,20 +86,21 @@ bool random_seed(const char *mapping, bool *is_random, std::uint64_t *seed) {
 int tree_spec(rankmap_topology_t topo, int nprocs, const int *leaf, std::string &spec) {
     int ndims = 0, nleaves = 0, dims[RANKMAP_MAX_DIMS], c[RANKMAP_MAX_DIMS];
     if (rankmap_topology_ndims(topo, &ndims) != RANKMAP_OK || ndims < 1 ||
-        rankmap_topology_dims(topo, dims) != RANKMAP_OK ||
-        rankmap_topology_size(topo, &nleaves) != RANKMAP_OK)
+        rankmap_topology_dims(topo, dims) != RANKMAP_OK || rankmap_topology_size(topo, &nleaves) != RANKMAP_OK)
         return capi::fail(RANKMAP_ERR_INTERNAL, "the discovered machine has no tree description");
     std::vector<int> count(nleaves, 0);
     int slots = 1;
     for (int r = 0; r < nprocs; ++r)
         if (leaf[r] >= 0 && leaf[r] < nleaves) slots = std::max(slots, ++count[leaf[r]]);
     spec = "tree:";
-    for (int k = 0; k < ndims; ++k) spec += (k ? "x" : "") + std::to_string(dims[k]);
+    for (int k = 0; k < ndims; ++k)
+        spec += (k ? "x" : "") + std::to_string(dims[k]);
     for (int k = 0; k < ndims; ++k) {
         // tier k's cost: the distance from leaf 0 to the first leaf differing there
         double d = 0;
         int other = 0;
-        for (int i = 0; i < ndims; ++i) c[i] = i == k && dims[k] > 1;
+        for (int i = 0; i < ndims; ++i)
+            c[i] = i == k && dims[k] > 1;
         if (dims[k] > 1 && (rankmap_topology_node(topo, c, &other) != RANKMAP_OK ||
                             rankmap_topology_distance(topo, 0, other, &d) != RANKMAP_OK))
             return capi::fail(RANKMAP_ERR_INTERNAL, "the discovered machine has no tree description");
@@ -119,12 +118,11 @@ int tree_spec(rankmap_topology_t topo, int nprocs, const int *leaf, std::string 
 using namespace rankmap;
 
 extern "C" int rankmap_table_declared(const char *topology, const char *mapping, int nprocs,
-                                      rankmap_dims_create_fn dims_create, rankmap_topology_t *topo,
-                                      int *node_of_rank, char *source, size_t sourcelen) {
+                                      rankmap_dims_create_fn dims_create, rankmap_topology_t *topo, int *node_of_rank,
+                                      char *source, size_t sourcelen) {
     if (!topology || !*topology || nprocs < 1 || !topo || !node_of_rank)
         return capi::fail(RANKMAP_ERR_INVALID,
-                          std::string("rankmap_table_declared: no ") + kTopology +
-                              ", no processes or no output");
+                          std::string("rankmap_table_declared: no ") + kTopology + ", no processes or no output");
     *topo = nullptr;
     if (!mapping) mapping = "";
     std::string spec;
@@ -134,8 +132,8 @@ extern "C" int rankmap_table_declared(const char *topology, const char *mapping,
                                                    "in 1..6");
     rankmap_topology_t t = nullptr;
     if (rankmap_topology_parse(spec.c_str(), &t) != RANKMAP_OK)
-        return capi::fail(RANKMAP_ERR_INVALID, std::string(kTopology) + "=\"" + topology +
-                                                   "\": " + rankmap_last_error());
+        return capi::fail(RANKMAP_ERR_INVALID,
+                          std::string(kTopology) + "=\"" + topology + "\": " + rankmap_last_error());
     const char *what = *mapping ? mapping : "default order";
     bool is_random = false;
     std::uint64_t seed = 1;
@@ -146,8 +144,8 @@ extern "C" int rankmap_table_declared(const char *topology, const char *mapping,
         rc = rankmap_order_placement(t, mapping, nprocs, node_of_rank);
     } else if (!random_seed(mapping, &is_random, &seed)) {
         rankmap_topology_free(t);
-        return capi::fail(RANKMAP_ERR_INVALID, std::string(kMapping) + "=\"" + mapping +
-                                                   "\": expected random or random:SEED");
+        return capi::fail(RANKMAP_ERR_INVALID,
+                          std::string(kMapping) + "=\"" + mapping + "\": expected random or random:SEED");
     } else if (is_random) {
         rc = default_placement(t, nprocs, node_of_rank);
         for (int i = nprocs - 1; rc == RANKMAP_OK && i > 0; --i) {
@@ -164,8 +162,8 @@ extern "C" int rankmap_table_declared(const char *topology, const char *mapping,
         // mapfile a MAPPING error
         if (rc == RANKMAP_ERR_TOO_SMALL)
             return capi::fail(rc, std::string(kTopology) + "=\"" + topology + "\" is too small for " +
-                                      std::to_string(nprocs) + " processes (" + kMapping + "=\"" +
-                                      what + "\"): " + why);
+                                      std::to_string(nprocs) + " processes (" + kMapping + "=\"" + what +
+                                      "\"): " + why);
         return capi::fail(rc, std::string(kMapping) + "=\"" + what + "\": " + why);
     }
     *topo = t;
@@ -173,17 +171,15 @@ extern "C" int rankmap_table_declared(const char *topology, const char *mapping,
     return RANKMAP_OK;
 }
 
-extern "C" int rankmap_table_discover(int nprocs, const int *node_of_proc, int node_size,
-                                      const char *discover, int verbose, char *spec, size_t speclen,
-                                      int *node_of_rank, char *source, size_t sourcelen) {
+extern "C" int rankmap_table_discover(int nprocs, const int *node_of_proc, int node_size, const char *discover,
+                                      int verbose, char *spec, size_t speclen, int *node_of_rank, char *source,
+                                      size_t sourcelen) {
     if (nprocs < 1 || !spec || speclen == 0 || !node_of_rank)
-        return capi::fail(RANKMAP_ERR_INVALID,
-                          "rankmap_table_discover: no processes or no output");
+        return capi::fail(RANKMAP_ERR_INVALID, "rankmap_table_discover: no processes or no output");
     spec[0] = '\0';
     if (node_size < 0)
-        return capi::fail(RANKMAP_ERR_INVALID,
-                          "MPIR_CVAR_RANKMAP_NODE_SIZE=" + std::to_string(node_size) +
-                              ": must be >= 0 (0: nodes from the host names)");
+        return capi::fail(RANKMAP_ERR_INVALID, "MPIR_CVAR_RANKMAP_NODE_SIZE=" + std::to_string(node_size) +
+                                                   ": must be >= 0 (0: nodes from the host names)");
     if (!discover) discover = "";
     std::string settings;
     if (node_size > 0) settings = "node_size=" + std::to_string(node_size);
@@ -198,9 +194,8 @@ extern "C" int rankmap_table_discover(int nprocs, const int *node_of_proc, int n
     rankmap_topology_t topo = nullptr;
     if (rankmap_discover(nprocs, node_of_proc, settings.c_str(), &topo, node_of_rank) != RANKMAP_OK)
         return capi::fail(RANKMAP_ERR_INVALID,
-                          "machine discovery (MPIR_CVAR_RANKMAP_NODE_SIZE=" +
-                              std::to_string(node_size) + ", MPIR_CVAR_RANKMAP_DISCOVER=\"" +
-                              discover + "\"): " + rankmap_last_error());
+                          "machine discovery (MPIR_CVAR_RANKMAP_NODE_SIZE=" + std::to_string(node_size) +
+                              ", MPIR_CVAR_RANKMAP_DISCOVER=\"" + discover + "\"): " + rankmap_last_error());
     int nleaves = 0;
     rankmap_topology_size(topo, &nleaves);
     std::string s;
@@ -208,12 +203,10 @@ extern "C" int rankmap_table_discover(int nprocs, const int *node_of_proc, int n
     rankmap_topology_free(topo);
     if (rc != RANKMAP_OK) return rc;
     if (s.size() + 1 > speclen)
-        return capi::fail(RANKMAP_ERR_INVALID, "the discovered machine's description " + s +
-                                                   " is longer than " + std::to_string(speclen - 1) +
-                                                   " characters");
+        return capi::fail(RANKMAP_ERR_INVALID, "the discovered machine's description " + s + " is longer than " +
+                                                   std::to_string(speclen - 1) + " characters");
     std::snprintf(spec, speclen, "%s", s.c_str());
-    copy_out(source, sourcelen,
-             s.empty() ? "one leaf" : s + " discovered (nodes from " + from + ", hwloc inside)");
+    copy_out(source, sourcelen, s.empty() ? "one leaf" : s + " discovered (nodes from " + from + ", hwloc inside)");
     return RANKMAP_OK;
 }
 

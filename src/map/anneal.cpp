@@ -180,14 +180,15 @@ bool calibrate(Annealer &an, int M, double fnorm, const AnnealParams &ap, double
 // The sample measured the start placement; once the chain reaches
 // equilibrium at beta0 its acceptance may be higher (a good start melts).
 // Warm up at beta0 and raise it until the equilibrium acceptance is within
-// the limit (at most warmup_rounds rounds of pps/4 proposals).
+// the limit (at most warmup_rounds rounds of pps / warmup_round_divisor
+// proposals).
 double warm_up(Annealer &an, Rng &rng, const AnnealParams &ap, double beta0, double beta1, int64_t pps,
                double fnorm, const Deadline &dl) {
     const AnnealContext &c = ap.tuning;
     const double acc_max = ap.from_cold ? c.cold_equilibrium_factor * c.cold_acceptance : c.hot_equilibrium_max;
     for (int round = 0; round < c.warmup_rounds && beta1 > beta0 * 2 && !dl.expired(); ++round) {
         int64_t tried = 0, accepted = 0;
-        for (int64_t i = 0; i < pps / 4; ++i) {
+        for (int64_t i = 0; i < pps / c.warmup_round_divisor; ++i) {
             const int r = metropolis(an, rng, beta0, fnorm);
             tried += r > 0;
             accepted += r == 2;

@@ -51,6 +51,7 @@
 
 #include "common/error.hpp"
 #include "map/mapper.hpp"
+#include "map/tuning.hpp"
 
 #ifdef RANKMAP_HAVE_SCOTCH
 #include <scotch.h>
@@ -99,11 +100,11 @@ struct ScotchStrat {
         if (ok) SCOTCH_stratExit(&s);
     }
 };
-struct ScotchContext {
+struct ScotchCtx {
     SCOTCH_Context c;
     bool ok;
-    ScotchContext() { ok = SCOTCH_contextInit(&c) == 0; }
-    ~ScotchContext() {
+    ScotchCtx() { ok = SCOTCH_contextInit(&c) == 0; }
+    ~ScotchCtx() {
         if (ok) SCOTCH_contextExit(&c);
     }
 };
@@ -271,7 +272,8 @@ ScotchLoads task_loads(const Graph &s, double diameter) {
     }
     const double limit = static_cast<double>(1 << 30) / diameter;
     double scale = 1;
-    if (!integral || total > limit) scale = std::min(limit / std::max(total, 1.0), 1e6 / std::max(maxw, 1e-300));
+    if (!integral || total > limit)
+        scale = std::min(limit / std::max(total, 1.0), scotch_preset().max_edge_load / std::max(maxw, 1e-300));
     ScotchLoads out;
     out.vert.assign(static_cast<size_t>(n) + 1, 0);
     out.edge.reserve(static_cast<size_t>(s.nedges()));
@@ -344,7 +346,7 @@ std::vector<int> map_scotch(const Problem &p) {
                             load.empty() ? nullptr : load.data()),
           "SCOTCH_graphBuild");
 
-    ScotchContext ctx;
+    ScotchCtx ctx;
     check(ctx.ok ? 0 : 1, "SCOTCH_contextInit");
     check(SCOTCH_contextOptionSetNum(&ctx.c, SCOTCH_OPTIONNUMDETERMINISTIC, 1), "SCOTCH_contextOptionSetNum");
     check(SCOTCH_contextRandomClone(&ctx.c), "SCOTCH_contextRandomClone");
@@ -357,10 +359,11 @@ std::vector<int> map_scotch(const Problem &p) {
     ScotchStrat strat;
     check(strat.ok ? 0 : 1, "SCOTCH_stratInit");
     const SCOTCH_Num terminals = static_cast<SCOTCH_Num>(P / m.slots);
+    const double imbalance = scotch_preset().imbalance;
     if (strategy == "quality")
-        check(SCOTCH_stratGraphMapBuild(&strat.s, SCOTCH_STRATQUALITY, terminals, 0.01), "SCOTCH_stratGraphMapBuild");
+        check(SCOTCH_stratGraphMapBuild(&strat.s, SCOTCH_STRATQUALITY, terminals, imbalance), "SCOTCH_stratGraphMapBuild");
     else if (strategy == "speed")
-        check(SCOTCH_stratGraphMapBuild(&strat.s, SCOTCH_STRATSPEED, terminals, 0.01), "SCOTCH_stratGraphMapBuild");
+        check(SCOTCH_stratGraphMapBuild(&strat.s, SCOTCH_STRATSPEED, terminals, imbalance), "SCOTCH_stratGraphMapBuild");
 
     std::vector<SCOTCH_Num> term(n, 0);
     check(SCOTCH_graphMap(&bound.g, &arch.a, &strat.s, term.data()), "SCOTCH_graphMap");

@@ -77,6 +77,8 @@ GreedyContext greedy_preset() { return GreedyContext{}; }
 
 CartContext cart_preset() { return CartContext{}; }
 
+ScotchContext scotch_preset() { return ScotchContext{}; }
+
 KwayContext kway_preset() { return KwayContext{}; }
 
 HierContext hier_preset(int n) {

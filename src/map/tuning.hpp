@@ -22,7 +22,8 @@ struct AnnealContext {
     double hot_equilibrium_max = 0.2;     // warm-up raises beta until a hot chain accepts at most this fraction
     double cold_equilibrium_factor = 1.5; // same for a cold chain: at most this x its initial acceptance
     double warmup_beta_factor = 1.25;     // beta multiplier per warm-up round
-    int warmup_rounds = 8;                // warm-up rounds at most (a quarter of a beta step each)
+    int warmup_rounds = 8;                // warm-up rounds at most ...
+    int warmup_round_divisor = 4;         // ... of 1/this of a beta step's proposals each
     int calibration_min = 2000;           // proposals sampled to calibrate beta: at least this many
     int calibration_max = 20000;          // ... at most this many
     int calibration_per_task = 4;         // ... and this many per movable task in between
@@ -150,6 +151,13 @@ struct CartContext {
     int stock_permutations = 720;  // axis orders of the stock family at most (6! : every order of 6 axes)
 };
 
+// Scotch as a peer mapper (scotch.cpp: map_scotch); its strategies are
+// Scotch's own, these are the numbers rankmap hands it.
+struct ScotchContext {
+    double imbalance = 0.01;     // load imbalance Scotch may leave between terminals (fraction)
+    double max_edge_load = 1e6;  // heaviest edge after rescaling non-integral weights (Scotch's integer loads)
+};
+
 // k-way refinement of a partition with exact part sizes (hier_kway.cpp).
 struct KwayContext {
     int chain_passes = 8;           // ejection-chain passes per level at most (a pass without gain stops earlier)
@@ -193,6 +201,7 @@ GeometricContext geometric_preset(int n);
 DivideAnnealContext divide_anneal_preset();
 GreedyContext greedy_preset();
 CartContext cart_preset();
+ScotchContext scotch_preset();
 KwayContext kway_preset();
 // The hierarchy mapper for N tasks (size classes: small up to 1024 tasks,
 // medium up to 8192, large above).
