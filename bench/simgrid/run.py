@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """run.py -- the seeds' experiments on simulated machines (SimGrid SMPI).
 
-  bench/simgrid/run.py [--quick | --smoke | --irregular | --clusters] [--build DIR] [--out DIR] [--jobs N]
-                       [--maps DIR]
+  bench/simgrid/run.py [--quick | --smoke | --irregular | --clusters | --fattree] [--build DIR] [--out DIR]
+                       [--jobs N]
+                       [--maps DIR] [--record FILE]
 
 Builds the MPI kernels (kernels/*.c) with SimGrid's smpicc, generates the
 platforms (sg_platform.py), the communication graphs (`rankmap gen`) and the
@@ -14,6 +15,8 @@ then the issue's targets with PASS/MISS.  Writes DIR/<mode>.csv, .md and
 .png.
 With --maps DIR it also saves every row's placement, graph and simulated
 time (DIR/manifest.json) for the cost model's check (model_check.py).
+With --record FILE it writes the table and the targets to FILE with the
+header of bench/results (date, commit, machine, command).
 
   --quick   the fast subset (README main command): SAGE-like and scrambled
             cubic1 on 8x8x8, the 8x4x4 stencil, the FFT row/column phases,
@@ -26,6 +29,14 @@ time (DIR/manifest.json) for the cost model's check (model_check.py).
             three-tier, 3-D halo and irregular).  Clusters of at most 24
             cores also get the exhaustive optimum of F (sg_maps optimum),
             printed beside the "rankmap beats METIS" target.
+  --fattree  today's clusters: 16 hosts x 8 cores on a two-level fat tree
+            (4 leaf switches, full bisection and tapered 2:1, D-mod-K
+            routes), block launch order (rank r on core r): pencil-FFT
+            transposes at grid shapes whose rows fit a host, whose columns
+            do, and neither, and the 2-D stencil 16x8; rows for the launch
+            order, the same grouping in a scrambled host order, and
+            rankmap's default as MPI_Cart_create decides it (with and
+            without the all-to-all hint).
 
 SMPI settings: smpi/bw-factor:0:1 and smpi/lat-factor:0:1 (correction
 factors 1), network/crosstraffic:0, smpi/simulate-computation:no (the time
@@ -79,6 +90,7 @@ def sh(cmd, **kw):
 class Tools:
     def __init__(self, build, work):
         self.work = work
+        self.build = build
         self.rankmap = os.path.join(build, "rankmap")
         self.sg_maps = os.path.join(build, "bench", "simgrid", "sg_maps")
         for exe in (self.rankmap, self.sg_maps):
@@ -97,6 +109,22 @@ class Tools:
             sh(["smpicc", "-O2", os.path.join(HERE, "kernels", name + ".c"), "-o", out])
             self.exe[name] = out
         return self.exe[name]
+
+    def kernel_with_plugin(self, name):
+        """The kernel linked with the PMPI plugin's SMPI object (reordering
+        inside MPI_Cart_create, as test/pmpi/smpi.sh builds it), and the
+        librankmap it must preload (smpirun puts the system's first)."""
+        key = name + "+plugin"
+        if key not in self.exe:
+            obj = os.path.join(self.build, "src", "pmpi", "rankmap-pmpi-smpi.o")
+            lib = os.path.join(self.build, ".libs", "librankmap.so")
+            if not os.path.exists(obj):
+                sh(["make", "-C", self.build, "src/pmpi/rankmap-pmpi-smpi.o"])
+            out = os.path.join(self.bin, key)
+            sh(["smpicc", "-O2", os.path.join(HERE, "kernels", name + ".c"), obj, lib,
+                "-Wl,-rpath," + os.path.dirname(lib), "-o", out])
+            self.exe[key] = out
+        return self.exe[key], os.path.join(self.build, ".libs", "librankmap.so")
 
     def path(self, *parts):
         return os.path.join(self.work, *parts)
@@ -272,7 +300,7 @@ def platform_file(tools, kind, spec):
     if not os.path.exists(path):
         text = {"torus": lambda: plat.torus_xml(plat.dims_of(spec)),
                 "mesh": lambda: plat.mesh_xml(plat.dims_of(spec)),
-                "cluster": lambda: plat.cluster_xml(spec)}[kind]()
+                "cluster": lambda: plat.cluster_xml(spec), "fattree": lambda: plat.fattree_xml(spec)}[kind]()
         with open(path, "w") as f:
             f.write(text)
     return path
@@ -437,6 +465,76 @@ def cluster_cases(tools, quick):
     return cases
 
 
+def fattree_cases(tools):
+    cases = []
+    leaves, hosts, cores = 4, 4, 8
+    n = leaves * hosts * cores
+    rng = random.Random(1)
+    host_perm = list(range(leaves * hosts))
+    rng.shuffle(host_perm)
+
+    def coords(host, core):
+        return [host // hosts, host % hosts, core]
+
+    block = [coords(r // cores, r % cores) for r in range(n)]
+    for up in (4, 2):
+        spec = f"{leaves}x{hosts}x{cores}:{up}"
+        topo = f"tree:{leaves}x{hosts}x{cores}:cost=100,10,1:up={up}"
+        name = f"fat tree {leaves}x{hosts}x{cores} " + ("full bisection" if up == hosts else f"tapered {hosts}:{up}")
+        model_args = ["--bandwidth", f"{plat.ETH_BW:g},{plat.ETH_BW:g},{plat.MEM_BW:g}",
+                      "--latency", f"{plat.ETH_LAT:g},{plat.ETH_LAT:g},{plat.MEM_LAT:g}"]
+        tag = f"ft{up}"
+        # pencil FFT grids NROWS x ROW: rows fit a host (8), columns do (8x16),
+        # neither (4x32: rows of 32 span 4 hosts, columns of 4 a half host)
+        for row, nrows in ((8, 16), (16, 8), (32, 4), (4, 32)):
+            g = write_edges(tools.path(f"{tag}-fft-{row}x{nrows}.edges"), n, fft_edges(row, nrows, FFT_BYTES))
+            c = Case(f"3-D FFT {nrows}x{row} (rows of {row})", name, "fattree", spec, topo, g,
+                     [tools.kernel("fft"), str(row), str(nrows), str(FFT_BYTES), "1"],
+                     baseline="block order (launch)")
+            c.model_args = model_args
+            c.groups = tools.path(f"{tag}-fft-{row}x{nrows}.groups")
+            with open(c.groups, "w") as f:
+                f.writelines(" ".join(str(q * row + k) for k in range(row)) + "\n" for q in range(nrows))
+                f.writelines(" ".join(str(q * row + k) for q in range(nrows)) + "\n" for k in range(row))
+            c.add("block order (launch)", write_coords(tools.path(f"{tag}-fft-{row}-block.map"), block))
+            scr = [coords(host_perm[h], k) for h, k in ((r // cores, r % cores) for r in range(n))]
+            c.add("block order, hosts scrambled", write_coords(tools.path(f"{tag}-fft-{row}-scr.map"), scr))
+            if nrows == cores:  # each column on one host, hosts in ascending order
+                cols = [coords(r % row, r // row) for r in range(n)]
+                c.add("columns on hosts", write_coords(tools.path(f"{tag}-fft-{row}-cols.map"), cols))
+                cols_scr = [coords(host_perm[r % row], r // row) for r in range(n)]
+                c.add("columns on hosts, hosts scrambled",
+                      write_coords(tools.path(f"{tag}-fft-{row}-cols-scr.map"), cols_scr))
+            grid = f"{nrows}x{row}:00"
+            for hint, lab in (("all", "rankmap default, all-to-all hint"), ("none", "rankmap default, no hint")):
+                m = tools.path(f"{tag}-fft-{row}-rankmap-{hint}.map")
+                secs = tools.map_default(c, m, "--cart", grid, "--cart-alltoall", hint, graph=False)
+                c.add(lab, m, map_seconds=secs)
+            # In the call: the same program with reorder=1 and the PMPI plugin
+            # linked in, launched in block order (the address table: the
+            # block mapfile); the plugin decides inside MPI_Cart_create.
+            exe, lib = tools.kernel_with_plugin("fft")
+            env = {"LD_PRELOAD": lib, "MPIR_CVAR_RANKMAP_TOPOLOGY": topo,
+                   "MPIR_CVAR_RANKMAP_MAPPING": c.baseline_map(), "MPIR_CVAR_RANKMAP_VERBOSE": "1"}
+            argv = [exe, str(row), str(nrows), str(FFT_BYTES), "1", "1"]
+            c.add("in the call (plugin), no hint", c.baseline_map(), incall=True, argv=argv, env=env)
+            c.add("in the call (plugin), all-to-all hint", c.baseline_map(), incall=True, argv=argv,
+                  env=dict(env, MPIR_CVAR_RANKMAP_CART_ALLTOALL="all"))
+            cases.append(c)
+        nx, ny = 16, 8
+        g = write_edges(tools.path(f"{tag}-stencil.edges"), n, stencil_edges(nx, ny, STENCIL_BYTES))
+        c = Case(f"2-D stencil {nx}x{ny}", name, "fattree", spec, topo, g,
+                 [tools.kernel("stencil2d"), str(nx), str(ny), str(STENCIL_BYTES), "1"],
+                 baseline="block order (launch)")
+        c.model_args = model_args
+        c.add("block order (launch)", write_coords(tools.path(f"{tag}-st-block.map"), block))
+        m = tools.path(f"{tag}-st-auto.map")
+        secs = tools.map_default(c, m)
+        c.add("rankmap default", m, map_seconds=secs)
+        cases.append(c)
+    return cases
+
+
 def smoke_cases(tools):
     topo, dims = "torus:4x4x2", "4x4x2"
     g, ideal = scramble(tools, "cubic1", topo, 32, seed=1)
@@ -470,7 +568,10 @@ def stop(signum, _frame):
     raise SystemExit(128 + signum)
 
 
-def simulate(tools, case, label, mapfile, timeout):
+def simulate(tools, case, label, mapfile, timeout, extra=None):
+    """extra (the placement's): argv replaces the case's program, env adds
+    variables (the in-call rows: the program reorders inside the call)."""
+    extra = extra or {}
     if STOP:
         return {}, 0.0, 0.0, "interrupted"
     hosts = plat.hosts_from_map(case.kind, case.spec, plat.read_mapfile(mapfile), mapfile)
@@ -478,12 +579,13 @@ def simulate(tools, case, label, mapfile, timeout):
     with open(hf, "w") as f:
         f.write("".join(h + "\n" for h in hosts))
     cmd = ["smpirun", "-np", str(len(hosts)), "-platform", platform_file(tools, case.kind, case.spec),
-           "-hostfile", hf, *SMPI_CFG, *case.argv]
+           "-hostfile", hf, *SMPI_CFG, *extra.get("argv", case.argv)]
+    env = dict(os.environ, **extra.get("env", {}))
     t = time.time()
     # os.wait4 gives the CPU time of smpirun and the simulator it waits for
     # (a quiet-machine estimate of the wall time: SMPI runs on one core).
     with tempfile.TemporaryFile("w+") as fo, tempfile.TemporaryFile("w+") as fe:
-        p = subprocess.Popen(cmd, stdout=fo, stderr=fe, start_new_session=True)
+        p = subprocess.Popen(cmd, stdout=fo, stderr=fe, start_new_session=True, env=env)
         RUNNING.add(p.pid)
         killed = []
 
@@ -511,6 +613,9 @@ def simulate(tools, case, label, mapfile, timeout):
         if len(f) == 2 and f[0].endswith("_TIME"):
             res[f[0]] = float(f[1])
     msg = "" if "COMM_TIME" in res else (err.strip().splitlines() or ["no output"])[-1]
+    if "env" in extra:  # the plugin's verbose line: what the call decided
+        said = [line for line in err.splitlines() if "rankmap-pmpi: MPI_Cart" in line]
+        extra["decision"] = said[0].split("rankmap-pmpi: ", 1)[1] if said else ""
     return res, time.time() - t, cpu, msg
 
 
@@ -519,11 +624,13 @@ def run_all(tools, cases, jobs, timeout):
     rows = []
     t0 = time.time()
     with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
-        futs = {ex.submit(simulate, tools, c, lab, m, timeout): (c, lab, m, extra) for c, lab, m, extra in tasks}
+        futs = {ex.submit(simulate, tools, c, lab, m, timeout, extra): (c, lab, m, extra)
+                for c, lab, m, extra in tasks}
         for k, f in enumerate(concurrent.futures.as_completed(futs), 1):
             c, lab, m, extra = futs[f]
             res, wall, cpu, msg = f.result()
-            F, load, f_abs = tools.eval(c.topo, c.graph, m)
+            # in-call rows: the placement is decided inside the program
+            F, load, f_abs = (None, None, None) if extra.get("incall") else tools.eval(c.topo, c.graph, m)
             rows.append(dict(case=c, kernel=c.kernel, platform=c.platform, placement=lab, ratio_F=F,
                              F=f_abs, link_load=load, res=res, wall=wall, cpu=cpu, extra=extra, msg=msg))
             t = res.get("COMM_TIME")
@@ -554,7 +661,10 @@ def table(rows, title):
         t = r["res"].get("COMM_TIME")
         bt = b["res"].get("COMM_TIME") if b else None
         sp = f"{bt / t:.2f}x" if t and bt else "-"
-        load = f"{r['link_load'] / b['link_load']:.2f}" if b and b["link_load"] else f"{r['link_load']:.0f}"
+        if r["link_load"] is None:
+            load = "-"
+        else:
+            load = f"{r['link_load'] / b['link_load']:.2f}" if b and b["link_load"] else f"{r['link_load']:.0f}"
         tcell = fmt_ms(t)
         model = ""
         if "ROW_TIME" in r["res"]:
@@ -566,7 +676,10 @@ def table(rows, title):
             model = f"rows {tr * 1e3:.2f} (m={mr:g}), cols {tc * 1e3:.2f} (m={mc:g})"
         seed = c.seed if last is not c else ""
         last = c
-        lines.append(f"| {r['kernel']} | {r['platform']} | {r['placement']} | {r['ratio_F']:.3f} | {load} "
+        ratio = "-" if r["ratio_F"] is None else f"{r['ratio_F']:.3f}"
+        if r["extra"].get("decision"):
+            model = r["extra"]["decision"].split(";")[0]
+        lines.append(f"| {r['kernel']} | {r['platform']} | {r['placement']} | {ratio} | {load} "
                      f"| {tcell} | {sp} | {model} | {seed} |")
     lines += ["", "max link load: relative to the rank-order placement (rankmap eval's busiest link with "
               "dimension-order routes; tree topologies: its own measure). vs rank order: time of the rank-order "
@@ -633,6 +746,34 @@ def targets(rows):
         if peers and auto:
             check(f"stencil {plat_name}: rankmap default at least as fast as the best stock/Gray map",
                   auto[0] <= min(peers) * (1 + 1e-9), f"{fmt_ms(auto[0])} vs best {fmt_ms(min(peers))} ms")
+    # today's clusters (--fattree): block launch order is the baseline
+    ft = [r for r in rows if r["platform"].startswith("fat tree") and "COMM_TIME" in r["res"]]
+    if ft:
+        def base_of(r):
+            return time_of([x for x in rows if x["case"] is r["case"]], "", "", r["case"].baseline)
+        hinted = [(base_of(r) / r["res"]["COMM_TIME"], r) for r in ft
+                  if r["placement"] in ("rankmap default", "rankmap default, all-to-all hint",
+                                        "in the call (plugin), all-to-all hint")]
+        if hinted:
+            x, r = min(hinted, key=lambda p: p[0])
+            check("fat tree: rankmap's default (the transposes with the all-to-all hint, in the call too) never "
+                  "slower than block order", x >= 1 - 1e-9,
+                  f"lowest {x:.3f}x: {r['kernel']} on {r['platform']} ({r['placement']})")
+        first = [(base_of(r) / r["res"]["COMM_TIME"], r) for r in ft if r["placement"].endswith("no hint")]
+        if first:
+            x, r = min(first, key=lambda p: p[0])
+            check("fat tree: a transpose without the hint (a first run: the grid is taken for a stencil) "
+                  "never slower than block order", x >= 1 - 1e-9,
+                  f"lowest {x:.3f}x: {r['kernel']} on {r['platform']} ({r['placement']})")
+        for r in ft:
+            if r["placement"] == "rankmap default, all-to-all hint" and "(rows of 16)" in r["kernel"]:
+                x = base_of(r) / r["res"]["COMM_TIME"]
+                check(f"fat tree: columns that fit a host (grid 8x16) gain >= 1.2x over block order, "
+                      f"{r['platform']}", x >= 1.2, f"{x:.2f}x")
+            if r["placement"] == "rankmap default" and r["kernel"].startswith("2-D stencil"):
+                x = base_of(r) / r["res"]["COMM_TIME"]
+                check(f"fat tree: 2-D stencil 16x8 >= 1.2x over block order, {r['platform']}", x >= 1.2,
+                      f"{x:.2f}x")
     for r in rows:
         if r["kernel"].startswith("irregular") and "three-tier" in r["platform"] and \
                 r["placement"] == "rankmap default":
@@ -673,7 +814,7 @@ def plot(rows, path):
         names = [r["placement"] for r in rs]
         colors = ["tab:red" if r["placement"] == c.baseline else
                   "tab:green" if r["placement"].startswith("rankmap") else "tab:gray" for r in rs]
-        if all("ROW_TIME" in r["res"] for r in rs):  # FFT: rows + columns, model as ticks
+        if all("ROW_TIME" in r["res"] and "model" in r["extra"] for r in rs):  # FFT on a torus: seed 003 model
             rt = [r["res"]["ROW_TIME"] * 1e3 for r in rs]
             ax.barh(names, rt, color=colors, label="row all-to-all")
             ax.barh(names, [r["res"]["COL_TIME"] * 1e3 for r in rs], left=rt, color=colors, alpha=0.45,
@@ -708,6 +849,8 @@ def save_maps(rows, out, mode):
     entries = []
     for r in rows:
         c = r["case"]
+        if r["extra"].get("incall"):
+            continue  # placed inside the program: no mapfile to evaluate
         m = next(m for lab, m, _ in c.placements if lab == r["placement"])
         entries.append(dict(kernel=r["kernel"], platform=r["platform"], placement=r["placement"], topology=c.topo,
                             graph=keep(c.graph, "graph"), mapping=keep(m, "map"),
@@ -728,17 +871,21 @@ def main():
     mode.add_argument("--irregular", action="store_true",
                       help="only SAGE-like and UMT-like on the 8x8x8 torus: rank order, auto, congestion")
     mode.add_argument("--clusters", action="store_true", help="only the seed 002 clusters (as in the full run)")
+    mode.add_argument("--fattree", action="store_true",
+                      help="only today's clusters: a two-level fat tree, block launch order")
     ap.add_argument("--build", default=os.path.join(SRC, "_build"), help="rankmap build tree (default _build)")
     ap.add_argument("--out", default=os.path.join(HERE, "results"), help="where the table and plots go")
     ap.add_argument("--jobs", type=int, default=2, help="simulations at once (default 2)")
     ap.add_argument("--timeout", type=int, default=1800, help="seconds per simulation")
     ap.add_argument("--keep", action="store_true", help="keep the work directory (graphs, maps, platforms)")
+    ap.add_argument("--record", metavar="FILE",
+                    help="write the table and targets with the bench/results header (date, commit, machine, command)")
     ap.add_argument("--maps", metavar="DIR",
                     help="save every row's placement, graph and simulated time in DIR (manifest.json), "
                          "the input of model_check.py")
     a = ap.parse_args()
     name = "smoke" if a.smoke else "quick" if a.quick else "irregular" if a.irregular else \
-        "clusters" if a.clusters else "full"
+        "clusters" if a.clusters else "fattree" if a.fattree else "full"
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     work = tempfile.mkdtemp(prefix="rankmap-simgrid-")
@@ -751,6 +898,8 @@ def main():
             cases = seed000_cases(tools, "8x8x8", False, irregular=True)
         elif a.clusters:
             cases = cluster_cases(tools, False)
+        elif a.fattree:
+            cases = fattree_cases(tools)
         else:
             cases = seed000_cases(tools, "8x8x8", a.quick) + stencil_cases(tools, a.quick) + \
                 fft_cases(tools, a.quick) + cluster_cases(tools, a.quick)
@@ -779,6 +928,22 @@ def main():
         ok = bool(base and mine and mine < base)
         print(f"\nsmoke: rank order {fmt_ms(base)} ms, rankmap {fmt_ms(mine)} ms: {'OK' if ok else 'FAILED'}")
         return 0 if ok else 1
+    if a.record:
+        commit = subprocess.run(["git", "-C", SRC, "describe", "--always", "--dirty"], capture_output=True,
+                                text=True).stdout.strip() or "unknown"
+        try:
+            osname = next(line.split("=", 1)[1].strip().strip('"') for line in open("/etc/os-release")
+                          if line.startswith("PRETTY_NAME="))
+        except (OSError, StopIteration):
+            osname = "unknown OS"
+        mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2 ** 30
+        cmd = " ".join(["bench/simgrid/run.py"] + [x for x in sys.argv[1:]])
+        with open(a.record, "w") as f:
+            f.write(f"> date: {time.strftime('%Y-%m-%d', time.gmtime())} · commit: {commit} ·\n"
+                    f"> machine: {os.cpu_count()} cores, {mem:.0f} GiB, {osname} (the communication times are "
+                    f"simulated and deterministic) ·\n"
+                    f"> command: `{cmd}`\n\n" + text + "\n\nTargets:\n" + "\n".join(tg) + "\n")
+        log(f"run.py: recorded in {a.record}")
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, f"{name}.md"), "w") as f:
         f.write(text + "\n\nTargets:\n" + "\n".join(tg) + "\n")
@@ -787,7 +952,9 @@ def main():
         w.writerow(["kernel", "platform", "placement", "F_over_Fmin", "max_link_load", "comm_s", "row_s", "col_s",
                     "simulation_wall_s", "simulation_cpu_s"])
         for r in rows:
-            w.writerow([r["kernel"], r["platform"], r["placement"], f"{r['ratio_F']:.4f}", f"{r['link_load']:.0f}",
+            w.writerow([r["kernel"], r["platform"], r["placement"],
+                        "" if r["ratio_F"] is None else f"{r['ratio_F']:.4f}",
+                        "" if r["link_load"] is None else f"{r['link_load']:.0f}",
                         r["res"].get("COMM_TIME", ""), r["res"].get("ROW_TIME", ""), r["res"].get("COL_TIME", ""),
                         f"{r['wall']:.1f}", f"{r['cpu']:.1f}"])
     plot(rows, os.path.join(a.out, f"{name}.png"))

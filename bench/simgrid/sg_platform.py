@@ -5,7 +5,9 @@
   sg_platform.py mesh 8x4x4 OUT.xml         the same box without wrap-around links
   sg_platform.py cluster 8x2:1 OUT.xml      seed 002 SMP cluster: 8 nodes x 2 cores, 1 switch
   sg_platform.py cluster 8x4:2 OUT.xml      ... 2 switches joined by the slow link (three-tier)
-  sg_platform.py hostfile KIND SPEC MAPFILE OUT   host of each rank (KIND torus|mesh|cluster)
+  sg_platform.py fattree 4x4x8:4 OUT.xml     two-level fat tree: 4 leaf switches x 4 hosts x 8 cores,
+                                            4 uplinks per leaf switch (full bisection; :2 tapered)
+  sg_platform.py hostfile KIND SPEC MAPFILE OUT   host of each rank (KIND torus|mesh|cluster|fattree)
 
 Parameters (all written into the XML and into the README):
 
@@ -26,6 +28,16 @@ three-tier: 4 + 4 nodes on two switches joined by gigabit (Itanium, 8x2) or
   switch <-> switch: 125 MB/s (8x2) or 12.5 MB/s (8x4), full duplex, 50 us;
   cores of one node: shared-memory link of 2 GB/s, 1 us (an assumption).
   Host of (switch s, node n, core c) is "s<s>-n<n>-c<c>", n numbered globally.
+
+Fat trees (today's clusters): SimGrid's FAT_TREE cluster, two levels: leaf
+switches of H hosts, each leaf switch with U uplinks, one to each of U spine
+switches (U = H: full bisection; U < H: tapered H:U), routed by D-mod-K
+(SimGrid's FatTreeZone: up port = destination host mod U).  Every link
+125 MB/s per direction (SPLITDUPLEX), 50 us; a host's cores share it and
+talk through the host's loopback (2 GB/s, 1 us; FATPIPE: every flow its
+full bandwidth).  Host k is "h<k>", hosts 0..H-1 on leaf switch 0, and so
+on; several ranks run on one host (one per core).  rankmap's model of the
+same machine: tree:LxHxC:cost=100,10,1:up=U.
 """
 import os
 import sys
@@ -155,6 +167,33 @@ def cluster_xml(spec):
     return "\n".join(out)
 
 
+def fattree_shape(spec):
+    """'4x4x8:4' -> (leaf switches, hosts per leaf switch, cores, uplinks)."""
+    try:
+        shape, up = spec.split(":")
+        leaves, hosts, cores = (int(x) for x in shape.split("x"))
+        up = int(up)
+    except ValueError:
+        sys.exit(f"sg_platform.py: bad fat tree '{spec}' (expected LEAVESxHOSTSxCORES:UPLINKS, e.g. 4x4x8:4)")
+    if min(leaves, hosts, cores, up) < 1:
+        sys.exit(f"sg_platform.py: bad fat tree '{spec}' (every number >= 1)")
+    return leaves, hosts, cores, up
+
+
+def fattree_xml(spec):
+    leaves, hosts, cores, up = fattree_shape(spec)
+    n = leaves * hosts
+    return "\n".join(HEADER + [
+        f"  <!-- fat tree: {leaves} leaf switches x {hosts} hosts x {cores} cores, {up} uplinks per leaf "
+        f"switch ({hosts}:{up}); links {ETH_BW / 1e6:g} MB/s, {ETH_LAT * 1e6:g} us; "
+        f"loopback {MEM_BW / 1e9:g} GB/s, {MEM_LAT * 1e6:g} us; D-mod-K routes -->",
+        f'  <cluster id="fattree" prefix="h" suffix="" radical="0-{n - 1}" speed="1Gf" core="{cores}"',
+        f'           bw="{ETH_BW:.0f}Bps" lat="{ETH_LAT * 1e6:g}us" sharing_policy="SPLITDUPLEX"',
+        f'           loopback_bw="{MEM_BW:.0f}Bps" loopback_lat="{MEM_LAT * 1e6:g}us"',
+        f'           topology="FAT_TREE" topo_parameters="2;{hosts},{leaves};1,{up};1,1"/>',
+        "</platform>", ""])
+
+
 def read_mapfile(path):
     rows = []
     with open(path) as f:
@@ -180,6 +219,17 @@ def hosts_from_map(kind, spec, rows, path="mapfile"):
             if len(c) < len(dims) or any(not 0 <= x < e for x, e in zip(c, dims)):
                 sys.exit(f"{path}:{r + 1}: coordinates {c} outside {spec}")
             out.append(f"n-{index_of(c[:len(dims)], dims)}")
+    elif kind == "fattree":
+        leaves, hosts, cores, _ = fattree_shape(spec)
+        slots = set()
+        for r, c in enumerate(rows):
+            if len(c) < 3 or not (0 <= c[0] < leaves and 0 <= c[1] < hosts and 0 <= c[2] < cores):
+                sys.exit(f"{path}:{r + 1}: coordinates {c} outside fat tree {spec} (leaf, host, core)")
+            slots.add(tuple(c[:3]))
+            out.append(f"h{c[0] * hosts + c[1]}")
+        if len(slots) != len(rows):
+            sys.exit(f"{path}: two ranks on one core")
+        return out
     else:
         nodes, cores, switches = cluster_shape(spec)
         per = nodes // switches
@@ -199,10 +249,10 @@ def hosts_from_map(kind, spec, rows, path="mapfile"):
 
 
 def main(argv):
-    if len(argv) == 4 and argv[1] in ("torus", "mesh", "cluster"):
+    if len(argv) == 4 and argv[1] in ("torus", "mesh", "cluster", "fattree"):
         kind, spec, path = argv[1:]
         text = {"torus": lambda: torus_xml(dims_of(spec)), "mesh": lambda: mesh_xml(dims_of(spec)),
-                "cluster": lambda: cluster_xml(spec)}[kind]()
+                "cluster": lambda: cluster_xml(spec), "fattree": lambda: fattree_xml(spec)}[kind]()
         with open(path, "w") as f:
             f.write(text)
     elif len(argv) == 6 and argv[1] == "hostfile":

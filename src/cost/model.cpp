@@ -12,7 +12,9 @@
 // link(X): the busiest link's bytes over its bandwidth when the messages of
 //   X are in flight together and follow the machine's own routes (dimension
 //   order on tori and meshes, Topology::route; up to the common ancestor and
-//   down on trees, each direction of a tier's link its own resource).  The
+//   down on trees, each direction of a tier's link its own resource; on a
+//   fat tree (tree up=...) the parallel uplinks of a switch are chosen by
+//   D-mod-K, TreeTopology::port).  The
 //   busiest link finishes last: with max-min fair sharing (SimGrid) this is
 //   the time of X up to latency.  The hop-bytes (F under the hops metric, in
 //   bytes; reported as hop_bytes) are the sum of all links' loads: spread
@@ -81,8 +83,9 @@ struct Links {
             const int L = tree->ndims();
             double lat_sum = 0;
             for (int k = L - 1; k >= tree->tier(a, b); --k) {
-                add(2 * (off[k] + a / span[k]), bytes / bw[k]);      // up from a's side
-                add(2 * (off[k] + b / span[k]) + 1, bytes / bw[k]);  // down into b's side
+                const int64_t ports = tree->ports(k), port = tree->port(k, b);
+                add(2 * (off[k] + (a / span[k]) * ports + port), bytes / bw[k]);      // up from a's side
+                add(2 * (off[k] + (b / span[k]) * ports + port) + 1, bytes / bw[k]);  // down into b's side
                 lat_sum += 2 * lat[k];
             }
             return lat_sum;
@@ -121,7 +124,7 @@ Links make_links(const Topology &topo, const ModelParams &p) {
         k.span.assign(L, 1);
         for (int j = L - 2; j >= 0; --j) k.span[j] = k.span[j + 1] * topo.dims()[j + 1];
         k.off.assign(L + 1, 0);
-        for (int j = 0; j < L; ++j) k.off[j + 1] = k.off[j] + topo.size() / k.span[j];
+        for (int j = 0; j < L; ++j) k.off[j + 1] = k.off[j] + topo.size() / k.span[j] * k.tree->ports(j);
         k.count = 2 * k.off[L];
     } else {
         k.count = topo.num_links();

@@ -83,6 +83,7 @@ std::unique_ptr<Topology> parse_topology(const std::string &spec_in) {
     bool has_local = false;
     double local_cost = -1;
     std::vector<double> costs;
+    std::vector<int> up;
     for (size_t i = 1; i < fields.size(); ++i) {
         auto eq = fields[i].find('=');
         if (eq == std::string::npos) bad(spec, "option '" + fields[i] + "' is not key=value");
@@ -108,6 +109,16 @@ std::unique_ptr<Topology> parse_topology(const std::string &spec_in) {
                 double v;
                 if (!parse_double(c, v) || v < 0) bad(spec, "tier cost '" + c + "' must be a number >= 0");
                 costs.push_back(v);
+            }
+        } else if (key == "up" && kind == "tree") {
+            if (val.empty() || val.front() == ',' || val.back() == ',' || val.find(",,") != std::string::npos)
+                bad(spec, "uplinks '" + val + "' have an empty entry (expected up=u1,...,uK, one per switch tier)");
+            if (!up.empty()) bad(spec, "up= given twice");
+            for (auto &u : split(val, ",")) {
+                long long v;
+                if (!parse_int(u, v) || v < 1 || v > 4096)
+                    bad(spec, "uplink count '" + u + "' must be a whole number 1..4096");
+                up.push_back(static_cast<int>(v));
             }
         } else {
             bad(spec, "unknown option '" + key + "' for " + kind);
@@ -144,7 +155,7 @@ std::unique_ptr<Topology> parse_topology(const std::string &spec_in) {
         if (costs.size() != dims.size())
             bad(spec, std::to_string(dims.size()) + " tiers but " + std::to_string(costs.size()) + " costs");
         try {
-            return finish(std::make_unique<TreeTopology>(dims, costs));
+            return finish(std::make_unique<TreeTopology>(dims, costs, up));
         } catch (const Error &e) {
             // The model's own checks (e.g. too many leaves): name the string.
             std::string why = e.what();

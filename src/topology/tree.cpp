@@ -1,6 +1,7 @@
 // tree.cpp -- hierarchical machine model (see tree.hpp).
 // Routing goes up from the source leaf to the lowest common ancestor and
-// down again; every entity below the root owns one (bidirectional) uplink.
+// down again; every entity below the root owns one (bidirectional) uplink,
+// or on a fat tree ports(k) of them, chosen by D-mod-K (port()).
 #include "topology/tree.hpp"
 
 #include <algorithm>
@@ -10,8 +11,8 @@
 
 namespace rankmap {
 
-TreeTopology::TreeTopology(std::vector<int> arity, std::vector<double> cost)
-    : arity_(std::move(arity)), cost_(std::move(cost)) {
+TreeTopology::TreeTopology(std::vector<int> arity, std::vector<double> cost, std::vector<int> up)
+    : arity_(std::move(arity)), cost_(std::move(cost)), up_(std::move(up)) {
     const int L = static_cast<int>(arity_.size());
     if (L < 1 || L > 6) throw Error("topology: a tree needs 1 to 6 tiers");
     if (static_cast<int>(cost_.size()) != L)
@@ -27,9 +28,19 @@ TreeTopology::TreeTopology(std::vector<int> arity, std::vector<double> cost)
         if (sz > (1 << 24)) throw Error("topology: more than 16,777,216 leaves is not supported");
     }
     size_ = static_cast<int>(sz);
+    if (static_cast<int>(up_.size()) >= L)
+        throw Error("topology: up= gives " + std::to_string(up_.size()) + " switch tiers of a tree of " +
+                    std::to_string(L) + " tiers (at most " + std::to_string(L - 1) +
+                    ": the hosts' tier and those inside it have no up=)");
+    ports_.assign(up_.size() + 1, 1);
+    for (int k = static_cast<int>(up_.size()) - 1; k >= 0; --k) {
+        if (up_[k] < 1) throw Error("topology: tree tier " + std::to_string(k + 1) + " has fewer than 1 uplink");
+        ports_[k] = ports_[k + 1] * up_[k];
+        if (ports_[k] > (int64_t{1} << 20)) throw Error("topology: more than 1,048,576 parallel uplinks");
+    }
     // Entities at depth k+1 (k = 0..L-1): size_ / span_[k] of them.
     link_off_.assign(L + 1, 0);
-    for (int k = 0; k < L; ++k) link_off_[k + 1] = link_off_[k] + size_ / span_[k];
+    for (int k = 0; k < L; ++k) link_off_[k + 1] = link_off_[k] + size_ / span_[k] * ports(k);
 }
 
 void TreeTopology::coords(int node, int *c) const {
@@ -49,6 +60,19 @@ int TreeTopology::tier(int a, int b) const {
     for (size_t k = 0; k < arity_.size(); ++k)
         if (a / span_[k] != b / span_[k]) return static_cast<int>(k);
     return static_cast<int>(arity_.size()) - 1;
+}
+
+int64_t TreeTopology::port(int k, int b) const {
+    const int S = host_tier();
+    if (k >= S) return 0;
+    const int64_t h = b / span_[S];
+    // ports chosen at tiers S-1 (first hop up) .. k, mixed radix
+    int64_t combo = 0, below = 1;
+    for (int j = S - 1; j >= k; --j) {
+        combo += ((h / below) % up_[j]) * (ports_[j] / up_[j]);
+        below *= up_[j];
+    }
+    return combo;
 }
 
 int TreeTopology::hops(int a, int b) const {
@@ -78,8 +102,9 @@ void TreeTopology::route(int a, int b, std::vector<int64_t> &links) const {
     const int L = static_cast<int>(arity_.size());
     int t = tier(a, b);
     for (int k = L - 1; k >= t; --k) {
-        links.push_back(link_off_[k] + a / span_[k]);
-        links.push_back(link_off_[k] + b / span_[k]);
+        const int64_t p = port(k, b);
+        links.push_back(link_off_[k] + (a / span_[k]) * ports(k) + p);
+        links.push_back(link_off_[k] + (b / span_[k]) * ports(k) + p);
     }
 }
 
@@ -113,6 +138,10 @@ std::string TreeTopology::describe() const {
     for (size_t k = 0; k < arity_.size(); ++k) s << (k ? "x" : "") << arity_[k];
     s << ":cost=";
     for (size_t k = 0; k < cost_.size(); ++k) s << (k ? "," : "") << cost_[k];
+    if (!up_.empty()) {
+        s << ":up=";
+        for (size_t k = 0; k < up_.size(); ++k) s << (k ? "," : "") << up_[k];
+    }
     s << slots_suffix();
     return s.str();
 }

@@ -4,10 +4,11 @@
  * second one inside every column (MPI_Cart_sub).  The 1-D FFTs themselves
  * are not simulated (no computation).
  *
- *   fft ROW NROWS BYTES_PER_TASK ITERATIONS
+ *   fft ROW NROWS BYTES_PER_TASK ITERATIONS [REORDER]
  *
- * Grid: MPI_Cart_create(dims = {NROWS, ROW}), so a row is ROW consecutive
- * ranks (seed 003's "8x64" grid with 8-task rows is `fft 8 64 ...`).  Every
+ * Grid: MPI_Cart_create(dims = {NROWS, ROW}, reorder = REORDER, default 0),
+ * so a row is ROW consecutive ranks of the grid (of MPI_COMM_WORLD without
+ * reordering) (seed 003's "8x64" grid with 8-task rows is `fft 8 64 ...`).  Every
  * task holds BYTES_PER_TASK bytes of the volume (D_T / P in the seed's
  * model) and each all-to-all redistributes all of it: BYTES_PER_TASK / ROW
  * to every row partner, then BYTES_PER_TASK / NROWS to every column partner.
@@ -39,14 +40,15 @@ int main(int argc, char **argv) {
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int row = argc == 5 ? atoi(argv[1]) : 0, nrows = argc == 5 ? atoi(argv[2]) : 0;
-    long long bytes = argc == 5 ? atoll(argv[3]) : 0;
-    int iters = argc == 5 ? atoi(argv[4]) : 0;
-    if (argc != 5 || row < 1 || nrows < 1 || (long long)row * nrows != size || bytes < 1 || iters < 1 || bytes % row ||
+    const int ok_args = argc == 5 || argc == 6;
+    int row = ok_args ? atoi(argv[1]) : 0, nrows = ok_args ? atoi(argv[2]) : 0;
+    long long bytes = ok_args ? atoll(argv[3]) : 0;
+    int iters = ok_args ? atoi(argv[4]) : 0, reorder = argc == 6 ? atoi(argv[5]) : 0;
+    if (!ok_args || (reorder != 0 && reorder != 1) || row < 1 || nrows < 1 || (long long)row * nrows != size || bytes < 1 || iters < 1 || bytes % row ||
         bytes % nrows || bytes > 0x7fffffffLL) {
         if (rank == 0)
             fprintf(stderr,
-                    "usage: fft ROW NROWS BYTES_PER_TASK ITERATIONS  (ROW*NROWS = %d ranks, "
+                    "usage: fft ROW NROWS BYTES_PER_TASK ITERATIONS [REORDER 0|1]  (ROW*NROWS = %d ranks, "
                     "BYTES_PER_TASK a multiple of ROW and NROWS, < 2 GiB)\n",
                     size);
         MPI_Finalize();
@@ -54,7 +56,7 @@ int main(int argc, char **argv) {
     }
     int dims[2] = {nrows, row}, periods[2] = {0, 0};
     MPI_Comm grid, rows, cols;
-    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &grid);
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, reorder, &grid);
     int keep_row[2] = {0, 1}, keep_col[2] = {1, 0};
     MPI_Cart_sub(grid, keep_row, &rows);
     MPI_Cart_sub(grid, keep_col, &cols);
