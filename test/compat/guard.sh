@@ -16,19 +16,8 @@
 #   - (plugin) a pencil-FFT program teaches the hint to its next run.
 kind=$1 mpicc=$2 mpiexec=$3 plugin=$4 src=$5 work=$6
 t=$src/test/pmpi
-mkdir -p "$work" || exit 1
-app=$work/topo_app-$kind
-"$mpicc" -O2 -o "$app" "$t/topo_app.c" || { echo "FAIL: $mpicc could not build topo_app.c"; exit 1; }
-case $kind in
-  patched)
-    # the staged patched MPICH, not an older one installed under the prefix
-    # its mpicc names in the binaries' run path
-    pre= root=$(cd "$(dirname "$mpicc")/.." && pwd)
-    LD_LIBRARY_PATH=$root/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-    export LD_LIBRARY_PATH ;;
-  plugin) [ -f "$plugin" ] || { echo "FAIL: $plugin was not built"; exit 1; }; pre="-genv LD_PRELOAD $plugin" ;;
-  *) echo "usage: guard.sh patched|plugin MPICC MPIEXEC PLUGIN SRC_DIR WORK_DIR"; exit 2 ;;
-esac
+script=guard.sh
+. "$src/test/compat/layer.sh"
 scrambled=$t/torus-2x2x2-scrambled.map
 inorder=$work/torus-2x2x2-inorder.map
 : >"$inorder"
