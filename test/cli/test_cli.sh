@@ -48,6 +48,24 @@ expect_error "bad.groups:2: 'x' is not a task number" eval --topology torus:2x2 
   --mapping "$fx/torus-2x2-identity.map" --alltoall "$tmp/bad.groups"
 expect_error "--bandwidth" eval --topology torus:2x2 --graph "$fx/ring-4.edges" \
   --mapping "$fx/torus-2x2-identity.map" --bandwidth 0
+# a fat tree's routes (tree:...:up=U): the same step of a transpose, task i
+# -> task i + 2 (mod 8) on tree:4x2:up=2, costs one uplink's message in
+# launch order and two when hosts 3 and 4 are exchanged (D-mod-K: both
+# senders of leaf switch 0 then leave on uplink 0); F is the same
+printf '# tasks: 8\n' >"$tmp/step.edges"
+for i in 0 1 2 3 4 5 6 7; do echo "$i $(( (i + 2) % 8 )) 125e6" >>"$tmp/step.edges"; done
+printf '0 0\n0 1\n1 0\n1 1\n2 0\n2 1\n3 0\n3 1\n' >"$tmp/ft-launch.map"
+printf '0 0\n0 1\n1 0\n2 0\n1 1\n2 1\n3 0\n3 1\n' >"$tmp/ft-swapped.map"
+pt() { sed 's/.*"predicted_time": \([0-9.e+-]*\).*/\1/' "$1"; }
+for m in launch swapped; do
+  "$rm_bin" eval --topology tree:4x2:up=2 --graph "$tmp/step.edges" --mapping "$tmp/ft-$m.map" --json \
+    >"$tmp/ft-$m.json" 2>/dev/null && ok || bad "eval on tree:4x2:up=2 ($m)"
+done
+awk -v a="$(pt "$tmp/ft-launch.json")" -v b="$(pt "$tmp/ft-swapped.json")" \
+  'BEGIN { exit !(a > 0.999 && a < 1.01 && b > 1.999 && b < 2.01) }' && ok ||
+  bad "fat tree: predicted $(pt "$tmp/ft-launch.json") s in launch order, $(pt "$tmp/ft-swapped.json") s swapped (expected 1 and 2)"
+expect_error "the hosts' tier and those inside it have no up=" eval --topology tree:2x2:up=2,2 \
+  --graph "$fx/ring-4.edges" --mapping "$fx/torus-2x2-identity.map"
 # same seed, same mapping
 "$rm_bin" map --topology torus:4x4x4 --graph "$tmp/c1.edges" --algorithm random --seed 2 --out "$tmp/c1b.map" >/dev/null 2>&1
 cmp -s "$tmp/c1.map" "$tmp/c1b.map" && ok || bad "same seed gave a different mapfile"
