@@ -54,6 +54,9 @@ const char *rankmap_version(void);
  *                        (BG/L virtual-node mode) at cost 0.5 per step
  *   tree:4x2x8:cost=100,10,1  hierarchy, node/socket/core tiers and the cost
  *                        of crossing each tier (outermost first)
+ *   tree:4x4x8:cost=100,10,1:up=4  fat tree: the switches of the outer
+ *                        tier(s) have 4 uplinks each (up=u1,...,uK for K
+ *                        switch tiers), routed by D-mod-K
  *   file:PATH            explicit symmetric distance matrix (see README)
  * Option ":metric=hops|dim|euclid" chooses the distance metric of seed 000
  * (hop count -- the default --, 3/D x hops, Euclidean).  Option ":slots=K"

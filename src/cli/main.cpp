@@ -64,7 +64,8 @@ const char *kUsage =
     "  rankmap plot matrix|placement|convergence ... (rankmap plot --help)\n"
     "  rankmap --help | --version\n"
     "topologies: torus:8x8x8  mesh:8x4x4  torus:8x8x8x2:local=0.5  tree:4x2x8:cost=100,10,1\n"
-    "            file:PATH    options :metric=hops|dim|euclid  :slots=K (tasks per node)\n"
+    "            tree:4x4x8:cost=100,10,1:up=4 (fat tree: uplinks per switch)  file:PATH\n"
+    "            options :metric=hops|dim|euclid  :slots=K (tasks per node)\n"
     "algorithms: auto (default), identity, random, order, cart, greedy, anneal, dc-anneal, kl, scotch,\n            hier (trees), congestion (auto + busiest-link refinement)\n";
 
 struct UsageError : std::runtime_error {

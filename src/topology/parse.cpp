@@ -2,7 +2,7 @@
 // C API and through it the patched MPICH and the PMPI plugin.
 //
 //   torus:8x8x8 | mesh:8x4x4 | torus:8x8x8:wrap=110 | torus:8x8x8x2:local=0.5
-//   tree:4x2x8[:cost=100,10,1] | file:PATH
+//   tree:4x2x8[:cost=100,10,1][:up=4] | file:PATH
 // options: :metric=hops|dim|euclid (torus/mesh), :slots=K (tasks a node may
 // hold, default 1; any kind, last)
 //
