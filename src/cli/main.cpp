@@ -173,8 +173,9 @@ void print_report(const std::string &alg, const Graph &g, const Topology &topo, 
 std::string quoted(const std::string &s) { return "\"" + json_escape(s) + "\""; }
 
 // The communication graph of `map`/`eval`: --graph G, or --profile P with
-// the weight choice of seed 002 (reported in `extras`).
-Graph load_graph(const Args &a, std::vector<Extra> &extras) {
+// the weight choice of seed 002 (reported in `extras`) and the profile's
+// all-to-all groups in *groups (for the cost model; --alltoall overrides).
+Graph load_graph(const Args &a, std::vector<Extra> &extras, std::vector<std::vector<int>> *groups) {
     if (a.has("profile") == a.has("graph")) throw UsageError("'" + a.command + "' needs --graph G or --profile P (one)");
     if (a.has("graph")) {
         if (a.has("weights") || a.has("threshold")) throw UsageError("--weights and --threshold go with --profile");
@@ -196,6 +197,11 @@ Graph load_graph(const Args &a, std::vector<Extra> &extras) {
     std::snprintf(num, sizeof num, "%.17g", c.threshold);
     extras.push_back({"threshold", "", num});
     extras.push_back({"weights_reason", "", quoted(c.reason)});
+    if (!prof.groups.empty()) {
+        extras.push_back({"alltoall_groups", std::to_string(prof.groups.size()) + " from the profile",
+                          std::to_string(prof.groups.size())});
+        *groups = profile_groups(prof);
+    }
     return profile_graph(prof, c.kind);
 }
 
@@ -415,7 +421,9 @@ int cmd_map(const Args &a) {
         a2a.alltoall = parse_alltoall_dims(a.get("cart-alltoall"), static_cast<int>(cg.dims.size()));
         a2a.graph = cartesian_alltoall_graph(cg.dims, cg.periods, a2a.alltoall, &a2a.groups);
     }
-    Graph g = a.has("cart-alltoall") ? a2a.graph : load_graph(a, extras);
+    std::vector<std::vector<int>> profile_groups_;
+    Graph g = a.has("cart-alltoall") ? a2a.graph : load_graph(a, extras, &profile_groups_);
+    if (a2a.groups.empty()) a2a.groups = profile_groups_;
     Algorithm alg = parse_algorithm(a.get("algorithm", "auto"));
     Options o;
     o.seed = static_cast<uint64_t>(int_opt(a, "seed", 1, 0, (1LL << 62)));
@@ -446,7 +454,7 @@ int cmd_map(const Args &a) {
     auto warn = [](const std::string &m) { std::fprintf(stderr, "rankmap: warning: %s\n", m.c_str()); };
     CachedMapping m = map_with_cache(g, *topo, alg, o, grid, cache_dir, a.has("trace") ? &trace : nullptr,
                                      progress, warn);
-    if (!a2a.groups.empty() && alg == Algorithm::Auto)  // as rankmap_map()
+    if (!a2a.dims.empty() && !a2a.groups.empty() && alg == Algorithm::Auto)  // a grid with the hint, as rankmap_map()
         prefer_for_alltoall(g, *topo, a2a.dims, a2a.alltoall, a2a.groups, m.entry.place, m.entry.report,
                             m.entry.algorithm);
     apply_guard(a, g, *topo, o, grid, warn, m, extras, a2a.groups);
@@ -476,7 +484,8 @@ int cmd_map(const Args &a) {
 int cmd_eval(const Args &a) {
     auto topo = parse_topology(a.need("topology"));
     std::vector<Extra> extras;
-    Graph g = load_graph(a, extras);
+    std::vector<std::vector<int>> groups;
+    Graph g = load_graph(a, extras, &groups);
     prepare(g, *topo);  // size checks
     std::vector<int> place = read_mapfile(*topo, a.need("mapping"), g.n());
     CostReport r = evaluate(g, *topo, place);
@@ -495,7 +504,6 @@ int cmd_eval(const Args &a) {
     };
     mp.bandwidth = list_opt("bandwidth");
     mp.latency = list_opt("latency");
-    std::vector<std::vector<int>> groups;
     if (a.has("alltoall")) groups = read_groups(a.get("alltoall"));
     TimePrediction t = predict_time(g, *topo, place, groups, mp);
     char text[160], num[40];

@@ -12,7 +12,12 @@
  * translated to world ranks (the remote group of an intercommunicator);
  * MPI_PROC_NULL, messages to oneself and processes outside MPI_COMM_WORLD are
  * not pairs and are left out.  Collectives are not point-to-point traffic
- * and are not counted.
+ * and are not counted as pairs; MPI_Alltoall and MPI_Ialltoall on a
+ * communicator other than MPI_COMM_WORLD (the rows and columns of a pencil
+ * FFT) are recorded as all-to-all groups: the communicator's members as
+ * world ranks, the calls and the bytes each member sent to the others
+ * (counted by the communicator's rank 0, so each group once; the
+ * irregular MPI_Alltoallv/w are not recorded).
  *
  * At MPI_Finalize the rows are gathered on rank 0, which writes one profile
  * (path: $RANKMAP_PROFILE, default "rankmap.prof" in the working directory)
@@ -24,6 +29,7 @@
  *     histogram K C                C messages of size 0 (K = 0) or in
  *                                  [2^(K-1), 2^K) bytes (K >= 1)
  *     pair SRC DST COUNT BYTES     SRC != DST, COUNT >= 1, once per pair
+ *     alltoall CALLS BYTES M1 ... Mk  a group of k >= 2 world ranks, once
  *
  * Each counted send then goes to the next definition of its function in the
  * lookup order (the reorder plugin, whose safety net counts the same calls,
@@ -229,6 +235,60 @@ static inline void record(MPI_Comm comm, int dest, MPI_Count count, MPI_Datatype
     bump(&prof_hist[hist_bin(bytes)], 1);
 }
 
+/* ---- all-to-all groups -------------------------------------------------------
+ * One entry per distinct member list this rank recorded as rank 0 of a
+ * communicator; a linear list (a program has a few such communicators). */
+typedef struct group_entry {
+    uint64_t calls, bytes;
+    int n;
+    struct group_entry *next;
+    int world[]; /* members as world ranks, communicator rank order */
+} group_entry;
+static group_entry *prof_groups;
+
+/* MPI_Alltoall of count elements of type to each member of comm. */
+static void record_alltoall(MPI_Comm comm, MPI_Count count, MPI_Datatype type)
+{
+    int me = -1, n = 0, inter = 0;
+    if (!prof_active || comm == MPI_COMM_WORLD || comm == MPI_COMM_NULL)
+        return;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter ||
+        PMPI_Comm_rank(comm, &me) != MPI_SUCCESS || me != 0 || PMPI_Comm_size(comm, &n) != MPI_SUCCESS ||
+        n < 2)
+        return;
+    int *w = malloc((size_t) n * sizeof(int));
+    if (!w)
+        return;
+    for (int r = 0; r < n; r++) {
+        w[r] = to_world(comm, r);
+        if (w[r] < 0 || w[r] == MPI_UNDEFINED || w[r] >= prof_world_size) {
+            free(w);
+            return;
+        }
+    }
+    const uint64_t msg = count > 0 ? (uint64_t) count * (uint64_t) type_size(type) : 0;
+    const uint64_t bytes = msg * (uint64_t) (n - 1);
+    /* the size histogram: every member sends one such message to each other */
+    bump(&prof_hist[hist_bin(msg)], (uint64_t) n * (uint64_t) (n - 1));
+    pthread_mutex_lock(&prof_lock);
+    group_entry **at = &prof_groups, *e;
+    while ((e = *at) && !(e->n == n && !memcmp(e->world, w, (size_t) n * sizeof(int))))
+        at = &e->next;
+    if (!e && (e = malloc(sizeof(group_entry) + (size_t) n * sizeof(int)))) {
+        e->calls = e->bytes = 0;
+        e->n = n;
+        memcpy(e->world, w, (size_t) n * sizeof(int));
+        e->next = NULL;
+        *at = e; /* in the order of first use */
+    }
+    if (e) {
+        e->calls++;
+        e->bytes += bytes;
+    }
+    pthread_mutex_unlock(&prof_lock);
+    free(w);
+}
+
 /* ---- persistent send requests: request -> (comm, dest, count, type) ------- */
 
 typedef struct req_entry {
@@ -378,9 +438,12 @@ static const char *profile_path(void)
     return p && *p ? p : "rankmap.prof";
 }
 
-/* Rank 0: writes the gathered triples (src, dst, count, bytes) atomically. */
+/* Rank 0: writes the gathered triples (src, dst, count, bytes) and the
+ * all-to-all groups (ngrp words: n, calls, bytes, n members, ...)
+ * atomically. */
 static void write_profile(const uint64_t *rows, const int *nrows, const uint64_t *hist,
-                          uint64_t self, uint64_t external, double seconds)
+                          uint64_t self, uint64_t external, double seconds, const uint64_t *grp,
+                          long long ngrp)
 {
     const char *path = profile_path();
     size_t len = strlen(path) + 64;
@@ -416,7 +479,7 @@ static void write_profile(const uint64_t *rows, const int *nrows, const uint64_t
         }
     fprintf(f, "rankmap-profile 1\n");
     fprintf(f, "# point-to-point traffic between MPI_COMM_WORLD ranks, counted at the sender\n");
-    fprintf(f, "# by librankmap-profile (collectives are not counted)\n");
+    fprintf(f, "# by librankmap-profile; all-to-all groups of MPI_Alltoall on sub-communicators\n");
     fprintf(f, "tasks %d\n", prof_world_size);
     fprintf(f, "meta mpi %s\n", lib[0] ? lib : "unknown");
     fprintf(f, "meta date %s\n", date[0] ? date : "unknown");
@@ -433,6 +496,16 @@ static void write_profile(const uint64_t *rows, const int *nrows, const uint64_t
         for (int k = 0; k < nrows[r]; k++, i++)
             fprintf(f, "pair %d %llu %llu %llu\n", r, (unsigned long long) rows[3 * i],
                     (unsigned long long) rows[3 * i + 1], (unsigned long long) rows[3 * i + 2]);
+    for (long long i = 0; grp && i + 3 <= ngrp;) {
+        long long n = (long long) grp[i];
+        if (i + 3 + n > ngrp)
+            break;
+        fprintf(f, "alltoall %llu %llu", (unsigned long long) grp[i + 1], (unsigned long long) grp[i + 2]);
+        for (long long k = 0; k < n; k++)
+            fprintf(f, " %llu", (unsigned long long) grp[i + 3 + k]);
+        fputc('\n', f);
+        i += 3 + n;
+    }
     int bad = ferror(f);
     if (fclose(f) != 0)
         bad = 1;
@@ -501,9 +574,46 @@ static void gather_profile(void)
     } else {
         PMPI_Gatherv(mine, cnt, MPI_UINT64_T, rows, counts, displs, MPI_UINT64_T, 0,
                      MPI_COMM_WORLD);
-        if (me == 0)
-            write_profile(rows, nrows, total, total[PROF_HIST], total[PROF_HIST + 1], seconds);
     }
+    /* the all-to-all groups each rank recorded as rank 0 of a communicator */
+    long long gw = 0;
+    for (group_entry *e = prof_groups; e; e = e->next)
+        gw += 3 + e->n;
+    uint64_t *gmine = malloc((size_t) (gw + 1) * sizeof(uint64_t));
+    if (!gmine || gw > 2147483647LL)
+        gw = 0;
+    long long at = 0;
+    for (group_entry *e = prof_groups; gw && e; e = e->next) {
+        gmine[at++] = (uint64_t) e->n;
+        gmine[at++] = e->calls;
+        gmine[at++] = e->bytes;
+        for (int k = 0; k < e->n; k++)
+            gmine[at++] = (uint64_t) e->world[k];
+    }
+    int gcnt = (int) gw, gok = me != 0 || (counts && displs);
+    uint64_t *grp = NULL;
+    long long gall = 0;
+    PMPI_Gather(&gcnt, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (me == 0 && gok) {
+        for (int r = 0; r < n; r++) {
+            displs[r] = (int) gall;
+            gall += counts[r];
+        }
+        grp = gall < 2147483647LL ? malloc((size_t) (gall + 1) * sizeof(uint64_t)) : NULL;
+        gok = grp != NULL;
+    }
+    if (me == 0 && !gok) {
+        int *zero = calloc((size_t) n, sizeof(int));
+        PMPI_Gatherv(gmine, gcnt, MPI_UINT64_T, NULL, zero, zero, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+        free(zero);
+        gall = 0;
+    } else {
+        PMPI_Gatherv(gmine, gcnt, MPI_UINT64_T, grp, counts, displs, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    }
+    if (me == 0 && ok)
+        write_profile(rows, nrows, total, total[PROF_HIST], total[PROF_HIST + 1], seconds, grp, gall);
+    free(gmine);
+    free(grp);
     free(mine);
     free(rows);
     free(nrows);
@@ -522,6 +632,11 @@ int MPI_Finalize(void)
         free(prof_bytes);
         prof_count = prof_bytes = NULL;
         pthread_mutex_lock(&prof_lock);
+        while (prof_groups) {
+            group_entry *e = prof_groups;
+            prof_groups = e->next;
+            free(e);
+        }
         for (int b = 0; b < REQ_BUCKETS; b++)
             while (req_table[b]) {
                 req_entry *e = req_table[b];
@@ -623,6 +738,30 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int 
 {
     record(comm, dest, count, type);
     return PROF_NEXT(Sendrecv_replace)(buf, count, type, dest, stag, source, rtag, comm, status);
+}
+
+/* all-to-all on a sub-communicator: a group of the profile (MPI_IN_PLACE:
+ * the receive arguments say what each member sends) */
+static prof_fn prof_next_Alltoall, prof_next_Ialltoall;
+
+int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                 MPI_Datatype rtype, MPI_Comm comm)
+{
+    if (sbuf == MPI_IN_PLACE)
+        record_alltoall(comm, rcount, rtype);
+    else
+        record_alltoall(comm, scount, stype);
+    return PROF_NEXT(Alltoall)(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+}
+
+int MPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                  MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
+{
+    if (sbuf == MPI_IN_PLACE)
+        record_alltoall(comm, rcount, rtype);
+    else
+        record_alltoall(comm, scount, stype);
+    return PROF_NEXT(Ialltoall)(sbuf, scount, stype, rbuf, rcount, rtype, comm, req);
 }
 
 #if MPI_VERSION >= 4

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <set>
 #include <unordered_map>
 
 #include "common/error.hpp"
@@ -45,6 +47,7 @@ Profile parse_profile(std::istream &in, const std::string &name) {
     bool header = false;
     std::unordered_map<uint64_t, long> first_line;  // (src, dst) -> line
     std::array<long, 65> hist_line{};
+    std::map<std::vector<int>, long> group_line;  // member list -> line
     while (std::getline(in, line)) {
         ++lineno;
         if (!header) {
@@ -95,8 +98,26 @@ Profile parse_profile(std::istream &in, const std::string &name) {
                 throw Error(where(name, lineno) + "pair " + f[1] + " -> " + f[2] + " already given at line " +
                             std::to_string(it->second));
             p.pairs.push_back({s, d, c, b});
+        } else if (kw == "alltoall") {
+            if (f.size() < 5) throw Error(where(name, lineno) + "expected 'alltoall CALLS BYTES T1 T2 ...' (2 tasks or more)");
+            if (p.ntasks == 0) throw Error(where(name, lineno) + "'alltoall' before the 'tasks N' line");
+            ProfileGroup g;
+            g.calls = field_int(name, lineno, "call count", f[1], 1, INT64_MAX);
+            g.bytes = field_int(name, lineno, "byte count", f[2], 0, INT64_MAX);
+            std::set<int> seen;
+            for (size_t i = 3; i < f.size(); ++i) {
+                int t = static_cast<int>(field_int(name, lineno, "group member", f[i], 0, p.ntasks - 1));
+                if (!seen.insert(t).second)
+                    throw Error(where(name, lineno) + "task " + f[i] + " is twice in one all-to-all group");
+                g.members.push_back(t);
+            }
+            auto [it, fresh] = group_line.emplace(g.members, lineno);
+            if (!fresh)
+                throw Error(where(name, lineno) + "this all-to-all group is already given at line " +
+                            std::to_string(it->second));
+            p.groups.push_back(std::move(g));
         } else {
-            throw Error(where(name, lineno) + "unknown record '" + kw + "' (tasks, meta, histogram, pair)");
+            throw Error(where(name, lineno) + "unknown record '" + kw + "' (tasks, meta, histogram, pair, alltoall)");
         }
     }
     if (in.bad()) throw Error("profile '" + name + "': read error", ErrorKind::Io);
@@ -199,7 +220,22 @@ Graph profile_graph(const Profile &p, WeightKind kind) {
     for (auto &pr : p.pairs)
         es.push_back({pr.src, pr.dst,
                       static_cast<double>(kind == WeightKind::Count ? pr.count : pr.bytes)});
+    for (auto &g : p.groups) {
+        const double k = static_cast<double>(g.members.size());
+        const double w = kind == WeightKind::Count ? static_cast<double>(g.calls) : static_cast<double>(g.bytes) / (k - 1);
+        if (!(w > 0)) continue;
+        for (int a : g.members)
+            for (int b : g.members)
+                if (a != b) es.push_back({a, b, w});
+    }
     return Graph::from_edges(p.ntasks, es);
+}
+
+std::vector<std::vector<int>> profile_groups(const Profile &p) {
+    std::vector<std::vector<int>> out;
+    out.reserve(p.groups.size());
+    for (auto &g : p.groups) out.push_back(g.members);
+    return out;
 }
 
 } // namespace rankmap

@@ -10,6 +10,11 @@
 //                                  or in [2^(K-1), 2^K) bytes (K >= 1)
 //   pair SRC DST COUNT BYTES       0-based, SRC != DST, COUNT >= 1,
 //                                  BYTES >= 0, each ordered pair once
+//   alltoall CALLS BYTES T1 ... Tk the k >= 2 distinct tasks of a
+//                                  communicator (in its rank order) ran
+//                                  MPI_Alltoall CALLS >= 1 times, each
+//                                  member sending BYTES >= 0 in all to the
+//                                  others; each member list once
 #pragma once
 #include <array>
 #include <cstdint>
@@ -28,9 +33,18 @@ struct ProfilePair {
     int64_t bytes;  // their total size
 };
 
+// An all-to-all group: a communicator's members (tasks, in its rank order)
+// and what each member sent to the others by MPI_Alltoall.
+struct ProfileGroup {
+    int64_t calls;            // MPI_Alltoall calls
+    int64_t bytes;            // bytes each member sent to the others, all calls
+    std::vector<int> members;
+};
+
 struct Profile {
     int ntasks = 0;
     std::vector<ProfilePair> pairs;
+    std::vector<ProfileGroup> groups;
     bool has_histogram = false;
     std::array<int64_t, 65> histogram{};  // messages per power-of-two size bin
 };
@@ -68,7 +82,11 @@ struct WeightChoice {
 
 // Median message size vs threshold (threshold <= 0: the default).
 WeightChoice choose_weights(const Profile &p, WeightKind requested, double threshold = 0);
-// Directed graph with weight = count or bytes per pair (kind must not be Auto).
+// Directed graph with weight = count or bytes per pair (kind must not be Auto),
+// plus every all-to-all group's pairs: each member sends calls messages
+// (count) or bytes / (k - 1) (volume) to each of the k - 1 others.
 Graph profile_graph(const Profile &p, WeightKind kind);
+// The all-to-all groups as the cost model reads them (predict_time).
+std::vector<std::vector<int>> profile_groups(const Profile &p);
 
 } // namespace rankmap

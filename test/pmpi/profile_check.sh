@@ -5,7 +5,10 @@
 # 4 threads under MPI_THREAD_MULTIPLE) runs with librankmap-profile
 # preloaded; the profile written at MPI_Finalize must hold exactly the pairs,
 # histogram and self-message count that the program computes from its own
-# pattern.  Also: the file's format rules, no file without the profiler, a
+# pattern.  A pencil-FFT program (test/compat/pencil.c: MPI_Alltoall in the
+# rows and columns of an MPI_Cart_sub grid) gives one all-to-all group per
+# row and column, which `rankmap map --profile` reads as the cost model's
+# groups.  Also: the file's format rules, no file without the profiler, a
 # clear message and a clean exit when the path cannot be written, and (MPICH)
 # the profiler preloaded together with the reorder plugin.
 mpi=$1 build=$2 src=$3 work=$4
@@ -48,6 +51,7 @@ if awk -v np=$np '
                  if (seen[$2 " " $3]++) { print "pair twice: " $0; bad = 1 } next }
   $1 == "histogram" { if (NF != 3 || $2 < 0 || $2 > 64) { print "bad histogram: " $0; bad = 1 } next }
   $1 == "meta" { next }
+  $1 == "alltoall" { next }
   { print "unknown line: " $0; bad = 1 }
   END { if (tasks != np) { print "tasks " tasks ", expected " np; bad = 1 } exit bad }' "$prof"; then
   say "ok   $mpi profile follows the format"
@@ -73,6 +77,29 @@ if "$build/rankmap" map --help 2>&1 | grep -q -- '--profile'; then
   else
     say "FAIL: rankmap map --profile cannot read $prof"; cat "$work/map.err"
   fi
+fi
+
+# all-to-all groups: a 2 x 3 grid (rows of 3, columns of 2) on 6 ranks, 3
+# transposes each: rows {0 1 2} {3 4 5}, columns {0 3} {1 4} {2 5}; each
+# member sends 16 ints to each other member per call
+pencil=$work/pencil-$mpi pprof=$work/pencil-$mpi.prof
+"$cc" -O2 -o "$pencil" "$src/test/compat/pencil.c" || { say "FAIL: $cc could not build pencil.c"; exit 1; }
+rm -f "$pprof"
+RANKMAP_PROFILE=$pprof run $(preload "$lib") -n 6 "$pencil" 2 3 >"$work/p.out" 2>"$work/p.err" ||
+  { say "FAIL: pencil exited with an error"; cat "$work/p.err"; }
+printf '%s\n' "alltoall 3 384 0 1 2" "alltoall 3 384 3 4 5" "alltoall 3 192 0 3" "alltoall 3 192 1 4" \
+  "alltoall 3 192 2 5" | sort >"$work/groups.exp"
+grep '^alltoall ' "$pprof" 2>/dev/null | sort >"$work/groups.got"
+if cmp -s "$work/groups.got" "$work/groups.exp"; then
+  say "ok   $mpi all-to-all groups of the pencil grid: $(wc -l <"$work/groups.got") rows and columns"
+else
+  say "FAIL: $mpi all-to-all groups (< profile, > expected):"; diff "$work/groups.got" "$work/groups.exp"
+fi
+if "$build/rankmap" map --topology tree:3x2 --profile "$pprof" >"$work/pmap.out" 2>&1 &&
+   grep -q '^alltoall_groups *5 from the profile' "$work/pmap.out"; then
+  say "ok   $mpi rankmap map --profile takes the groups to the cost model"
+else
+  say "FAIL: $mpi rankmap map --profile and the groups"; cat "$work/pmap.out"
 fi
 
 # without the profiler: no file

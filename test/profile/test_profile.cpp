@@ -141,7 +141,7 @@ TEST(AProfile, RejectsMalformedFilesNamingFileAndLine) {
         {"bad-negative-bytes.prof", ":3: byte count -8 is outside 0..9223372036854775807"},
         {"bad-field-count.prof", ":3: expected 'pair SRC DST COUNT BYTES'"},
         {"bad-histogram-bin.prof", ":3: histogram bin 65 is outside 0..64"},
-        {"bad-unknown-record.prof", ":3: unknown record 'edge' (tasks, meta, histogram, pair)"},
+        {"bad-unknown-record.prof", ":3: unknown record 'edge' (tasks, meta, histogram, pair, alltoall)"},
         {"bad-non-numeric.prof", ":3: message count 'x' is not a whole number"},
     };
     for (auto &c : cases) {
@@ -152,6 +152,55 @@ TEST(AProfile, RejectsMalformedFilesNamingFileAndLine) {
     EXPECT_EQ(error_of("bad-empty.prof"),
               "profile '" + fixture("bad-empty.prof") + "': empty file, expected 'rankmap-profile 1'");
     EXPECT_EQ(error_of("no-such-file.prof"), "profile '" + fixture("no-such-file.prof") + "': cannot open");
+}
+
+TEST(AProfile, ReadsAllToAllGroupsIntoTheGraphAndTheModel) {
+    std::istringstream in("rankmap-profile 1\ntasks 4\npair 0 1 2 100\n"
+                          "alltoall 3 600 0 1 2 3   # 3 calls, 600 bytes per member to the 3 others\n"
+                          "alltoall 1 8 3 2\n");
+    Profile p = parse_profile(in, "g.prof");
+    ASSERT_EQ(p.groups.size(), 2u);
+    EXPECT_EQ(p.groups[0].calls, 3);
+    EXPECT_EQ(p.groups[0].bytes, 600);
+    EXPECT_EQ(p.groups[1].members, (std::vector<int>{3, 2}));  // communicator rank order kept
+    EXPECT_EQ(profile_groups(p), (std::vector<std::vector<int>>{{0, 1, 2, 3}, {3, 2}}));
+    // volume: 600 / 3 to each partner, plus the pair's 100 and the second
+    // group's 8 / 1; count: one message per call and partner, plus the pair's
+    Graph v = profile_graph(p, WeightKind::Volume), c = profile_graph(p, WeightKind::Count);
+    auto w = [](const Graph &g, int a, int b) {
+        for (int64_t e = g.begin(a); e < g.end(a); ++e)
+            if (g.adj()[e] == b) return g.weights()[e];
+        return 0.0;
+    };
+    EXPECT_DOUBLE_EQ(w(v, 0, 1), 300);
+    EXPECT_DOUBLE_EQ(w(v, 1, 0), 200);
+    EXPECT_DOUBLE_EQ(w(v, 3, 2), 208);
+    EXPECT_DOUBLE_EQ(w(c, 0, 1), 5);
+    EXPECT_DOUBLE_EQ(w(c, 2, 3), 4);
+    EXPECT_EQ(v.nedges(), 12);
+}
+
+TEST(AProfile, RejectsBadAllToAllGroups) {
+    struct Case {
+        const char *text, *message;
+    } cases[] = {
+        {"rankmap-profile 1\nalltoall 1 8 0 1\n", "g.prof:2: 'alltoall' before the 'tasks N' line"},
+        {"rankmap-profile 1\ntasks 4\nalltoall 1 8 0\n", "g.prof:3: expected 'alltoall CALLS BYTES T1 T2 ...' (2 tasks or more)"},
+        {"rankmap-profile 1\ntasks 4\nalltoall 1 8 0 4\n", "g.prof:3: group member 4 is outside 0..3"},
+        {"rankmap-profile 1\ntasks 4\nalltoall 1 8 2 2\n", "g.prof:3: task 2 is twice in one all-to-all group"},
+        {"rankmap-profile 1\ntasks 4\nalltoall 0 8 0 1\n", "g.prof:3: call count 0 is outside 1..9223372036854775807"},
+        {"rankmap-profile 1\ntasks 4\nalltoall 1 8 0 1\nalltoall 2 9 0 1\n",
+         "g.prof:4: this all-to-all group is already given at line 3"},
+    };
+    for (auto &c : cases) {
+        std::istringstream in(c.text);
+        try {
+            parse_profile(in, "g.prof");
+            ADD_FAILURE() << "accepted: " << c.text;
+        } catch (const Error &e) {
+            EXPECT_EQ(std::string(e.what()), c.message);
+        }
+    }
 }
 
 TEST(AProfile, RejectsASecondTasksLineAndADuplicateHistogramBin) {
