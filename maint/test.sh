@@ -4,16 +4,18 @@
 # MPICH, cached under /var/cache/rankmap) in _build/main, runs every test
 # through CTest, then repeats the engine tests in a sanitizer build
 # (--enable-sanitizers: AddressSanitizer + UndefinedBehaviorSanitizer).
-# The suites labelled "long" (the full MPICH broadcast suite, every
-# communicator at 32 and 64 ranks) run with `make check-long` instead, which
-# records its result in bench/results/long-suites.md; this run checks that
-# the record matches the current patch series and tests.
+# The suites labelled "long" (the full MPICH broadcast suite, every root and
+# size of the torus broadcast, every communicator at 32 and 64 ranks) run
+# with `make check-long` instead, which records its result in
+# bench/results/long-suites.md; this run checks that the record matches the
+# current patch series and tests.  Tests labelled "sanitize" (the libFuzzer
+# smoke test, itself an ASan build) run in the sanitizer pass only.
 #   RANKMAP_TEST_SANITIZERS=0  skip the sanitizer pass
 source "$(dirname "$0")/common.sh"
 
 echo "== rankmap: build and test (_build/main) =="
 build_in "$src/_build/main" --prefix="$src/_build/install"
-(cd "$src/_build/main/test" && ctest --output-on-failure -LE long)
+(cd "$src/_build/main/test" && ctest --output-on-failure -LE 'long|sanitize')
 
 if [ "${RANKMAP_TEST_SANITIZERS:-1}" != 0 ]; then
   echo "== rankmap: sanitizer build and test (_build/sanitize) =="
