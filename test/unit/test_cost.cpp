@@ -269,6 +269,21 @@ TEST(TimeModel, TreeRoutesUpAndDownWithPerTierBandwidth) {
     EXPECT_NEAR(d.seconds, 1 + 2 * (50e-6 + 1e-6), 1e-9);
 }
 
+// Links of the given bandwidth per tier (B/s, outermost first) and a
+// latency negligible beside the link terms; the predicted seconds of edges
+// es among n tasks placed by place (identity when empty).
+ModelParams links_of(std::vector<double> bw) {
+    ModelParams p;
+    p.bandwidth = bw;
+    p.latency.assign(bw.size(), 1e-9);
+    return p;
+}
+double seconds_on(const Topology &t, int n, std::vector<Edge> es, const ModelParams &p,
+                  std::vector<int> place = {}) {
+    if (place.empty()) place = identity(n);
+    return predict_time(Graph::from_edges(n, es), t, place, {}, p).seconds;
+}
+
 TEST(TimeModel, FatTreeRoutesByDestinationModK) {
     // tree:2x2x2:up=2 -- 2 leaf switches x 2 hosts x 2 cores; each leaf
     // switch has 2 uplinks, one to each of 2 spine switches (full bisection).
@@ -276,30 +291,23 @@ TEST(TimeModel, FatTreeRoutesByDestinationModK) {
     // comes down to h's leaf switch from the same spine.  Hosts: leaf / 2.
     auto t = parse_topology("tree:2x2x2:up=2");
     EXPECT_EQ(t->describe(), "tree:2x2x2:cost=100,10,1:up=2");
-    ModelParams p;
-    p.bandwidth = {10, 10, 1000};
-    p.latency = {1e-9, 1e-9, 1e-9};  // negligible beside the link terms
-    auto secs = [&](std::vector<Edge> es) {
-        return predict_time(Graph::from_edges(8, es), *t, identity(8), {}, p).seconds;
-    };
+    const ModelParams p = links_of({10, 10, 1000});
     // Hosts 0, 1 (leaf switch 0) send to hosts 2, 3 (leaf switch 1): ports
     // 2 mod 2 = 0 and 3 mod 2 = 1, two spines, no shared link: 100 B / 10.
-    EXPECT_NEAR(secs({{0, 4, 100}, {2, 6, 100}}), 10, 1e-6);
+    EXPECT_NEAR(seconds_on(*t, 8, {{0, 4, 100}, {2, 6, 100}}, p), 10, 1e-6);
     // Both to host 2 (its cores 4 and 5): both on port 0, sharing leaf
     // switch 0's uplink 0 and host 2's link: 20.
-    EXPECT_NEAR(secs({{0, 4, 100}, {2, 5, 100}}), 20, 1e-6);
-    // A plain tree puts both on leaf switch 0's one uplink: 20.
-    auto plain = parse_topology("tree:2x2x2");
-    EXPECT_NEAR(predict_time(Graph::from_edges(8, {{0, 4, 100}, {2, 6, 100}}), *plain, identity(8), {}, p).seconds,
-                20, 1e-6);
+    EXPECT_NEAR(seconds_on(*t, 8, {{0, 4, 100}, {2, 5, 100}}, p), 20, 1e-6);
+    // A plain tree, or one uplink per leaf switch (up=1, tapered), puts both
+    // on leaf switch 0's one uplink: 20.
+    EXPECT_NEAR(seconds_on(*parse_topology("tree:2x2x2"), 8, {{0, 4, 100}, {2, 6, 100}}, p), 20, 1e-6);
+    EXPECT_NEAR(seconds_on(*parse_topology("tree:2x2x2:up=1"), 8, {{0, 4, 100}, {2, 6, 100}}, p), 20, 1e-6);
     // Four tasks, one per host (cores 0, 2, 4, 6): the pairwise step task i
     // <-> task i XOR 2 runs contention-free; two hosts of one leaf switch
     // sending to the same host share port 0 and that host's link: 20.
-    auto g4 = [&](std::vector<int> place, std::vector<Edge> es) {
-        return predict_time(Graph::from_edges(4, es), *t, place, {}, p).seconds;
-    };
-    EXPECT_NEAR(g4({0, 2, 4, 6}, {{0, 2, 100}, {1, 3, 100}, {2, 0, 100}, {3, 1, 100}}), 10, 1e-6);
-    EXPECT_NEAR(g4({0, 2, 4, 6}, {{0, 2, 100}, {1, 2, 100}}), 20, 1e-6);
+    EXPECT_NEAR(seconds_on(*t, 4, {{0, 2, 100}, {1, 3, 100}, {2, 0, 100}, {3, 1, 100}}, p, {0, 2, 4, 6}), 10,
+                1e-6);
+    EXPECT_NEAR(seconds_on(*t, 4, {{0, 2, 100}, {1, 2, 100}}, p, {0, 2, 4, 6}), 20, 1e-6);
     // Launch order versus a scrambled host order: tree:4x2:up=2 (4 leaf
     // switches x 2 hosts, 2 uplinks each), the pairwise step task i -> task
     // i + 2 (mod 8).  Task i on host i: host 0 -> 2 (port 0), 1 -> 3 (port
@@ -309,16 +317,8 @@ TEST(TimeModel, FatTreeRoutesByDestinationModK) {
     auto t42 = parse_topology("tree:4x2:up=2");
     std::vector<Edge> step;
     for (int i = 0; i < 8; ++i) step.push_back({i, (i + 2) % 8, 100});
-    Graph gs = Graph::from_edges(8, step);
-    ModelParams p2;
-    p2.bandwidth = {10, 10};
-    p2.latency = {1e-9, 1e-9};
-    EXPECT_NEAR(predict_time(gs, *t42, identity(8), {}, p2).seconds, 10, 1e-6);
-    EXPECT_NEAR(predict_time(gs, *t42, {0, 1, 2, 4, 3, 5, 6, 7}, {}, p2).seconds, 20, 1e-6);
-    // Tapered: one uplink per leaf switch (up=1) is the plain tree's link.
-    auto tapered = parse_topology("tree:2x2x2:up=1");
-    EXPECT_NEAR(predict_time(Graph::from_edges(8, {{0, 4, 100}, {2, 6, 100}}), *tapered, identity(8), {}, p).seconds,
-                20, 1e-6);
+    EXPECT_NEAR(seconds_on(*t42, 8, step, links_of({10, 10})), 10, 1e-6);
+    EXPECT_NEAR(seconds_on(*t42, 8, step, links_of({10, 10}), {0, 1, 2, 4, 3, 5, 6, 7}), 20, 1e-6);
 }
 
 TEST(TimeModel, FatTreeOfThreeLevelsUsesMixedRadixPorts) {
@@ -329,20 +329,15 @@ TEST(TimeModel, FatTreeOfThreeLevelsUsesMixedRadixPorts) {
     // leaf ports 0 and 0 (same leaf switch 0, same aggregation switch):
     // shared leaf uplink: 20.  Hosts 0 -> 4 and 1 -> 5: ports 0 and 1: 10.
     auto t = parse_topology("tree:2x2x2:up=2,2");
-    ModelParams p;
-    p.bandwidth = {10, 10, 10};
-    p.latency = {1e-9, 1e-9, 1e-9};  // negligible beside the link terms
-    auto secs = [&](std::vector<Edge> es) {
-        return predict_time(Graph::from_edges(8, es), *t, identity(8), {}, p).seconds;
-    };
-    EXPECT_NEAR(secs({{0, 4, 100}, {1, 6, 100}}), 20, 1e-6);
-    EXPECT_NEAR(secs({{0, 4, 100}, {1, 5, 100}}), 10, 1e-6);
+    const ModelParams p = links_of({10, 10, 10});
+    EXPECT_NEAR(seconds_on(*t, 8, {{0, 4, 100}, {1, 6, 100}}, p), 20, 1e-6);
+    EXPECT_NEAR(seconds_on(*t, 8, {{0, 4, 100}, {1, 5, 100}}, p), 10, 1e-6);
     // 0 -> 4 and 2 -> 6: different leaf switches, leaf ports 0 and 0 reach
     // aggregation switch 0 of pod 0 from both; its uplink port (4/2) mod 2 =
     // 0 and (6/2) mod 2 = 1: different core links: 10.  0 -> 4 and 2 -> 4:
     // the same core link (and host 4's links): 20.
-    EXPECT_NEAR(secs({{0, 4, 100}, {2, 6, 100}}), 10, 1e-6);
-    EXPECT_NEAR(secs({{0, 4, 100}, {2, 4, 100}}), 20, 1e-6);
+    EXPECT_NEAR(seconds_on(*t, 8, {{0, 4, 100}, {2, 6, 100}}, p), 10, 1e-6);
+    EXPECT_NEAR(seconds_on(*t, 8, {{0, 4, 100}, {2, 4, 100}}, p), 20, 1e-6);
 }
 
 TEST(TimeModel, FatTreeStringsAreChecked) {
