@@ -50,9 +50,11 @@ int rankmap_guard_flags(const char *setting, int *flags);
 /* The graph of a Cartesian grid (as rankmap_graph_cartesian) whose lines
  * along some dimensions exchange by MPI_Alltoall -- the sub-communicators of
  * MPI_Cart_sub with one remaining dimension, as pencil-FFT codes transpose.
- *   alltoall: NULL, "" or "none": no such dimension (the plain stencil);
- *   "all": every dimension; or a comma-separated list of dimensions
- *   (0 = the first of dims, as in MPI_Cart_sub's remain_dims).
+ *   alltoall: "none": no such dimension (a stencil); NULL, "" or "unknown":
+ *   not declared (the stencil's graph, judged by rankmap_reorder_ranks()
+ *   both as a stencil and as transposes, below); "all": every dimension; or
+ *   a comma-separated list of dimensions (0 = the first of dims, as in
+ *   MPI_Cart_sub's remain_dims).
  * Along such a dimension d every pair of a line is an edge of weight
  * W / dims[d], W the product of the all-to-all dimensions' extents (each
  * task sends the same volume in every transpose); the other dimensions keep
@@ -111,6 +113,13 @@ int rankmap_graph_cartesian_alltoall(int ndims, const int *dims, const int *peri
  *      floor).  "Clearly": lower by at least RANKMAP_GUARD_MARGIN of the
  *      current value.  Else every member keeps its rank and why says which
  *      regime refused.  RANKMAP_REORDER_GUARD_F: F strictly lower, alone.
+ *      A grid whose traffic is not declared (rankmap_graph_cartesian_alltoall
+ *      with NULL, "" or "unknown") is judged in two readings, as a stencil
+ *      and as transposes along every dimension: the stencil's order is
+ *      taken when it passes as a stencil and is no slower as transposes;
+ *      else (up to 1024 tasks) the order mapped for the transposes, when it
+ *      passes as transposes and is no slower as a stencil; else the current
+ *      order stays.
  * On any failure (bad argument, mapper error or timeout, a placement with
  * more tasks on a node than it has members) new_of_member is the identity
  * (i for i < ntasks, -1 beyond), the status is negative and why says why.

@@ -25,7 +25,9 @@ struct rankmap_graph_s {
     // in the order predict_time() reads them; empty for other graphs.
     std::vector<std::vector<int>> alltoall;
     std::vector<int> grid_dims;        // the grid of those lines
+    std::vector<int> grid_periods;
     std::vector<bool> grid_alltoall;   // its all-to-all dimensions
+    bool grid_unknown = false;         // a grid whose lines' traffic is not declared
 };
 
 namespace rankmap::capi {

@@ -27,6 +27,14 @@
 namespace rankmap {
 namespace {
 
+// The largest grid whose transposes' reading is also mapped when its
+// traffic is not declared: that mapping (dense lines) costs one to three
+// times the stencil's up to 1024 tasks and six times at 4096 (19 s on one
+// core); above, a candidate that fails either reading keeps the current
+// order.  Chosen by `rankmap map --cart 32x32 --cart-alltoall unknown` on
+// torus:8x8x16 against 64x64 on torus:16x16x16 (doc/tuning.md).
+constexpr int kTransposesMaxTasks = 1024;
+
 // A map of the machine's nodes given on coordinates:
 // y[k] = value[k][x[from[k]]], value[k] a permutation of 0..dims[k]-1.
 // Every map built below is a symmetry (distances unchanged).
@@ -356,6 +364,17 @@ ErrorKind kind_of(int status) {
     }
 }
 
+// The other reading of a grid whose traffic is not declared: every line
+// exchanges by MPI_Alltoall (rankmap_graph_cartesian_alltoall with "all").
+std::unique_ptr<rankmap_graph_s> transposes_reading(const rankmap_graph_s &grid) {
+    auto h = std::make_unique<rankmap_graph_s>();
+    h->grid_dims = grid.grid_dims;
+    h->grid_periods = grid.grid_periods;
+    h->grid_alltoall.assign(grid.grid_dims.size(), true);
+    h->g = cartesian_alltoall_graph(h->grid_dims, h->grid_periods, h->grid_alltoall, &h->alltoall);
+    return h;
+}
+
 void say(char *why, size_t whylen, const std::string &m) {
     if (why && whylen) std::snprintf(why, whylen, "%s", m.c_str());
 }
@@ -405,49 +424,96 @@ int rankmap_reorder_ranks(rankmap_topology_t topo, rankmap_graph_t graph, const 
         const bool have_current = evaluate_if_valid(g, t, current, fmin, cur);
         fill_report(before, cur, 0, "current");
 
-        std::vector<int> place(ntasks);
-        rankmap_report mapped;
-        const int mrc = rankmap_map(topo, graph, opts, place.data(), &mapped);
-        if (mrc != RANKMAP_OK)
-            throw Error(std::string(mrc == RANKMAP_ERR_TIMEOUT ? "timeout: " : "") + rankmap_last_error(),
-                        kind_of(mrc));
-        CostReport res = evaluate(g, t, place, fmin);
-        if (flags & RANKMAP_REORDER_FREE_RANK0) {
-            note = "rank 0 free";
-        } else {
-            const double mapped_F = res.F;
-            const int stay = align_to_current(t, place, current, cap);
-            if (stay >= 0) {
-                res = evaluate(g, t, place, fmin);
-                check_exact(t, PinResult{}, mapped_F, res.F);
-                note = "closest to the current order by exchanges of subtrees (" + std::to_string(stay) +
-                       " tasks stay on their node); ";
+        auto commit = [&](const std::vector<int> &ranks, const CostReport &res, const std::string &algorithm,
+                          const std::string &n) {
+            std::copy(ranks.begin(), ranks.end(), new_of_member);
+            fill_report(after, res, clock.elapsed(), algorithm.c_str());
+            note = n;
+        };
+        // A candidate: the graph of one reading mapped, laid over the
+        // current order (fewest moves) and with member 0 keeping rank 0.
+        struct Candidate {
+            std::vector<int> place, ranks;
+            CostReport res;
+            std::string note, algorithm;
+        };
+        auto propose = [&](rankmap_graph_t reading) {
+            Candidate c;
+            c.place.resize(ntasks);
+            rankmap_report mapped;
+            const int mrc = rankmap_map(topo, reading, opts, c.place.data(), &mapped);
+            if (mrc != RANKMAP_OK)
+                throw Error(std::string(mrc == RANKMAP_ERR_TIMEOUT ? "timeout: " : "") + rankmap_last_error(),
+                            kind_of(mrc));
+            c.algorithm = mapped.algorithm;
+            c.res = evaluate(g, t, c.place, fmin);
+            if (flags & RANKMAP_REORDER_FREE_RANK0) {
+                c.note = "rank 0 free";
+            } else {
+                const double mapped_F = c.res.F;
+                const int stay = align_to_current(t, c.place, current, cap);
+                if (stay >= 0) {
+                    c.res = evaluate(g, t, c.place, fmin);
+                    check_exact(t, PinResult{}, mapped_F, c.res.F);
+                    c.note = "closest to the current order by exchanges of subtrees (" + std::to_string(stay) +
+                             " tasks stay on their node); ";
+                }
+                const double was = c.res.F;
+                auto pin = pin_task0(g, t, c.place, node_of_member[0], &cap, was);
+                c.res = evaluate(g, t, c.place, fmin);
+                check_exact(t, pin, was, c.res.F);
+                c.note += "rank 0 kept by " + pin.how;
             }
-            const double was = res.F;
-            auto pin = pin_task0(g, t, place, node_of_member[0], &cap, was);
-            res = evaluate(g, t, place, fmin);
-            check_exact(t, pin, was, res.F);
-            note += "rank 0 kept by " + pin.how;
+            c.ranks.resize(nmembers);
+            const int over = placement_to_ranks(nmembers, node_of_member, P, c.place, c.ranks.data());
+            if (over >= 0)
+                throw Error("placement of " + c.algorithm + " puts more tasks on node " + std::to_string(over) +
+                            " than it has members");
+            return c;
+        };
+        const GuardMode mode = (flags & RANKMAP_REORDER_GUARD_OFF) ? GuardMode::Off
+                               : (flags & RANKMAP_REORDER_GUARD_F) ? GuardMode::F
+                                                                   : GuardMode::Model;
+        Candidate c = propose(graph);
+        if (!have_current) {
+            commit(c.ranks, c.res, c.algorithm, c.note);
+            return;
         }
-        std::vector<int> ranks(nmembers);
-        const int over = placement_to_ranks(nmembers, node_of_member, P, place, ranks.data());
-        if (over >= 0)
-            throw Error("placement of " + std::string(mapped.algorithm) + " puts more tasks on node " +
-                        std::to_string(over) + " than it has members");
-        if (have_current) {
-            const GuardMode mode = (flags & RANKMAP_REORDER_GUARD_OFF) ? GuardMode::Off
-                                   : (flags & RANKMAP_REORDER_GUARD_F) ? GuardMode::F
-                                                                       : GuardMode::Model;
-            const GuardVerdict v = guard_verdict(g, t, current, place, graph->alltoall, mode, RANKMAP_GUARD_MARGIN);
-            if (!v.figures.empty()) note += "; " + v.figures;
-            if (!v.take) {
-                fill_report(after, cur, clock.elapsed(), "identity (no gain)");
-                note = v.why + ": current order kept (" + note + ")";
-                return;
-            }
+        const GuardVerdict v = guard_verdict(g, t, current, c.place, graph->alltoall, mode, RANKMAP_GUARD_MARGIN);
+        c.note += v.figures.empty() ? "" : "; " + v.figures;
+        if (!graph->grid_unknown || mode != GuardMode::Model) {
+            if (v.take) return commit(c.ranks, c.res, c.algorithm, c.note);
+            fill_report(after, cur, clock.elapsed(), "identity (no gain)");
+            note = v.why + ": current order kept (" + c.note + ")";
+            return;
         }
-        std::copy(ranks.begin(), ranks.end(), new_of_member);
-        fill_report(after, res, clock.elapsed(), mapped.algorithm);
+        // A grid whose traffic nobody declared: its lines may be a stencil's
+        // or transposes' (MPI_Cart_sub + MPI_Alltoall, as pencil FFTs).  A
+        // candidate is taken only when it is clearly better in one reading
+        // and no slower in the other; the stencil's candidate first, then the
+        // transposes'.
+        const auto lines = transposes_reading(*graph);
+        auto slower = [](const GuardVerdict &x) { return x.why.rfind("slower", 0) == 0; };
+        const GuardVerdict va = guard_verdict(lines->g, t, current, c.place, lines->alltoall, mode,
+                                              RANKMAP_GUARD_MARGIN);
+        if (v.take && !slower(va))
+            return commit(c.ranks, c.res, c.algorithm, c.note + "; as transposes: " + va.figures);
+        auto kept = [&](const std::string &reasons, const std::string &details) {
+            fill_report(after, cur, clock.elapsed(), "identity (no gain)");
+            note = reasons + " (the grid's traffic is not declared: MPIR_CVAR_RANKMAP_CART_ALLTOALL): current "
+                   "order kept (" + details + ")";
+        };
+        const std::string stencil_why = v.take ? va.why + " as transposes" : v.why + " as a stencil";
+        if (ntasks > kTransposesMaxTasks) return kept(stencil_why, c.note);
+        Candidate d = propose(lines.get());
+        const GuardVerdict da = guard_verdict(lines->g, t, current, d.place, lines->alltoall, mode,
+                                              RANKMAP_GUARD_MARGIN);
+        const GuardVerdict ds = guard_verdict(g, t, current, d.place, graph->alltoall, mode, RANKMAP_GUARD_MARGIN);
+        if (da.take && !slower(ds))
+            return commit(d.ranks, d.res, d.algorithm + " (transposes)",
+                          d.note + "; as transposes: " + da.figures + "; as a stencil: " + ds.figures);
+        kept(stencil_why + "; the transposes' order: " + (da.take ? ds.why + " as a stencil" : da.why + " as transposes"),
+             c.note + "; the transposes' order: " + da.figures);
     });
     if (rc != RANKMAP_OK) {
         for (int i = 0; i < nmembers; ++i) new_of_member[i] = i < ntasks ? i : -1;
@@ -500,8 +566,10 @@ int rankmap_graph_cartesian_alltoall(int ndims, const int *dims, const int *peri
         const std::vector<bool> a2a = parse_alltoall_dims(alltoall ? alltoall : "", ndims);
         auto h = std::make_unique<rankmap_graph_s>();
         h->grid_dims.assign(dims, dims + ndims);
+        for (int k = 0; k < ndims; ++k) h->grid_periods.push_back(periods[k] ? 1 : 0);
         h->grid_alltoall = a2a;
-        h->g = cartesian_alltoall_graph(h->grid_dims, std::vector<int>(periods, periods + ndims), a2a, &h->alltoall);
+        h->grid_unknown = alltoall_hint_unknown(alltoall ? alltoall : "");
+        h->g = cartesian_alltoall_graph(h->grid_dims, h->grid_periods, a2a, &h->alltoall);
         *graph = h.release();
     });
 }

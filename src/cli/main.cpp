@@ -4,7 +4,7 @@
 //                [--format F] [--order XYZT] [--cart DIMS[:PERIODS]] [--strategy S]
 //                [--trace FILE] [--cache DIR | --no-cache] [-v]
 //                [--guard model|f|off] [--current MAPFILE] [--alltoall GROUPS]
-//                [--cart DIMS[:PERIODS] --cart-alltoall all|LIST (instead of --graph)]
+//                [--cart DIMS[:PERIODS] --cart-alltoall all|none|unknown|LIST (instead of --graph)]
 //                [--hosts FILE [--rank-order F] [--hostfile F] [--ompi-hostfile F] [--rankfile F]]
 //   rankmap eval --topology T (--graph G | --profile P ...) --mapping MAPFILE [--json] [--format F]
 //                [--alltoall GROUPS] [--bytes-per-unit X] [--bandwidth B[,B...]] [--latency S[,S...]]
@@ -51,7 +51,7 @@ const char *kUsage =
     "               [--trace FILE] [--cache DIR | --no-cache] [-v]\n"
     "               guard: [--guard model|f|off] (default model: keep --current MAPFILE, else rank\n"
     "               order, unless the cost model predicts a clear gain) [--alltoall GROUPS]\n"
-    "               all-to-all grid: --cart DIMS[:PERIODS] --cart-alltoall all|LIST (no --graph)\n"
+    "               all-to-all grid: --cart DIMS[:PERIODS] --cart-alltoall all|none|unknown|LIST (no --graph)\n"
     "               launch files: --hosts FILE (line k: host of node k) with --rank-order F (Cray),\n"
     "               --hostfile F (MPICH Hydra), --ompi-hostfile F (Open MPI --map-by seq), --rankfile F\n"
     "               profiles: [--weights auto|count|volume] [--threshold BYTES] (default 16384)\n"
@@ -405,6 +405,62 @@ void apply_guard(const Args &a, const Graph &g, const Topology &topo, const Opti
     m.entry.algorithm = "identity (no gain)";
 }
 
+// A grid whose traffic is not declared (--cart-alltoall unknown): decided
+// as inside MPI_Cart_create, by the glue (rankmap_reorder_ranks), which
+// judges the candidates both as a stencil and as transposes.  The current
+// placement (--current MAPFILE, else rank order) holds the members.
+CachedMapping decide_as_in_call(const Args &a, const Topology &topo, const Graph &g, const Options &o,
+                                const std::string &cache_dir, std::vector<Extra> &extras) {
+    const CartGrid cg = *parse_cart(a.get("cart"));
+    const int n = g.n();
+    std::vector<int> current = a.has("current") ? read_mapfile(topo, a.get("current"), n)
+                                                : map_with_cache(g, topo, Algorithm::Identity, o, cg, "", nullptr, {},
+                                                                 nullptr).entry.place;
+    int flags = 0;
+    if (rankmap_guard_flags(a.get("guard", "model").c_str(), &flags) != RANKMAP_OK)
+        throw UsageError("--guard '" + a.get("guard") + "': expected model, f or off");
+    std::vector<int> periods(cg.periods.begin(), cg.periods.end());
+    rankmap_topology_t th = nullptr;
+    rankmap_graph_t gh = nullptr;
+    auto done = [&] {
+        rankmap_graph_free(gh);
+        rankmap_topology_free(th);
+    };
+    if (rankmap_topology_parse(a.get("topology").c_str(), &th) != RANKMAP_OK ||
+        rankmap_graph_cartesian_alltoall(static_cast<int>(cg.dims.size()), cg.dims.data(), periods.data(), "unknown",
+                                         &gh) != RANKMAP_OK) {
+        const std::string e = rankmap_last_error();
+        done();
+        throw Error(e);
+    }
+    rankmap_options opts;
+    rankmap_options_init(&opts);
+    const std::string alg = a.get("algorithm", "auto");
+    opts.algorithm = alg.c_str();
+    opts.seed = o.seed;
+    opts.time_limit = o.time_limit;
+    opts.cache_dir = cache_dir.c_str();
+    opts.cart_ndims = static_cast<int>(cg.dims.size());
+    for (int k = 0; k < opts.cart_ndims; ++k) opts.cart_dims[k] = cg.dims[k], opts.cart_periods[k] = periods[k];
+    std::vector<int> new_of(n);
+    rankmap_report before, after;
+    char why[1024];
+    const Deadline clock;
+    const int rc = rankmap_reorder_ranks(th, gh, &opts, n, current.data(), n, flags, new_of.data(), &before, &after,
+                                         why, sizeof why);
+    done();
+    if (rc != RANKMAP_OK) throw Error(why);
+    CachedMapping m;
+    m.seconds = clock.elapsed();
+    m.entry.place.assign(n, -1);
+    for (int i = 0; i < n; ++i) m.entry.place[new_of[i]] = current[i];
+    m.entry.report = evaluate(g, topo, m.entry.place);
+    m.entry.algorithm = after.algorithm;
+    const bool kept = m.entry.algorithm == "identity (no gain)";
+    extras.push_back({"guard", why, quoted(kept ? "kept" : "taken")});
+    return m;
+}
+
 int cmd_map(const Args &a) {
     auto topo = parse_topology(a.need("topology"));
     std::vector<Extra> extras;
@@ -421,6 +477,8 @@ int cmd_map(const Args &a) {
         a2a.alltoall = parse_alltoall_dims(a.get("cart-alltoall"), static_cast<int>(cg.dims.size()));
         a2a.graph = cartesian_alltoall_graph(cg.dims, cg.periods, a2a.alltoall, &a2a.groups);
     }
+    const bool in_call = a.has("cart-alltoall") && alltoall_hint_unknown(a.get("cart-alltoall"));
+    if (in_call && a.has("trace")) throw UsageError("--trace needs a declared --cart-alltoall (all, none or a list)");
     std::vector<std::vector<int>> profile_groups_;
     Graph g = a.has("cart-alltoall") ? a2a.graph : load_graph(a, extras, &profile_groups_);
     if (a2a.groups.empty()) a2a.groups = profile_groups_;
@@ -452,12 +510,16 @@ int cmd_map(const Args &a) {
         std::fprintf(stderr, "rankmap: mapping %d tasks onto %s with '%s'...\n", g.n(), topo->describe().c_str(),
                      algorithm_name(alg));
     auto warn = [](const std::string &m) { std::fprintf(stderr, "rankmap: warning: %s\n", m.c_str()); };
-    CachedMapping m = map_with_cache(g, *topo, alg, o, grid, cache_dir, a.has("trace") ? &trace : nullptr,
-                                     progress, warn);
-    if (!a2a.dims.empty() && !a2a.groups.empty() && alg == Algorithm::Auto)  // a grid with the hint, as rankmap_map()
-        prefer_for_alltoall(g, *topo, a2a.dims, a2a.alltoall, a2a.groups, m.entry.place, m.entry.report,
-                            m.entry.algorithm);
-    apply_guard(a, g, *topo, o, grid, warn, m, extras, a2a.groups);
+    CachedMapping m;
+    if (in_call) {
+        m = decide_as_in_call(a, *topo, g, o, cache_dir, extras);
+    } else {
+        m = map_with_cache(g, *topo, alg, o, grid, cache_dir, a.has("trace") ? &trace : nullptr, progress, warn);
+        if (!a2a.dims.empty() && !a2a.groups.empty() && alg == Algorithm::Auto)  // a grid with the hint, as rankmap_map()
+            prefer_for_alltoall(g, *topo, a2a.dims, a2a.alltoall, a2a.groups, m.entry.place, m.entry.report,
+                                m.entry.algorithm);
+        apply_guard(a, g, *topo, o, grid, warn, m, extras, a2a.groups);
+    }
     if (a.has("out")) write_mapfile(*topo, a.get("out"), m.entry.place);
     write_launch_files(a, *topo, hosts, m.entry.place);
     if (a.has("trace")) {

@@ -143,10 +143,12 @@ Graph cartesian_graph(const std::vector<int> &dims, const std::vector<int> &peri
     return Graph::from_edges(static_cast<int>(n), es);
 }
 
+bool alltoall_hint_unknown(const std::string &spec) { return spec.empty() || spec == "unknown"; }
+
 std::vector<bool> parse_alltoall_dims(const std::string &spec, int ndims) {
     std::vector<bool> a2a(static_cast<size_t>(std::max(ndims, 0)), false);
     if (spec == "all") return std::vector<bool>(a2a.size(), true);
-    if (spec.empty() || spec == "none") return a2a;
+    if (alltoall_hint_unknown(spec) || spec == "none") return a2a;
     size_t pos = 0;
     while (pos <= spec.size()) {
         const size_t comma = std::min(spec.find(',', pos), spec.size());
@@ -157,7 +159,7 @@ std::vector<bool> parse_alltoall_dims(const std::string &spec, int ndims) {
         const long d = std::strtol(item.c_str(), &end, 10);
         if (item.empty() || *end || d < 0 || d >= ndims)
             throw Error("all-to-all dimensions '" + spec + "': '" + item + "' is not a dimension 0.." +
-                        std::to_string(ndims - 1) + " of the grid (or all, none)");
+                        std::to_string(ndims - 1) + " of the grid (or all, none, unknown)");
         a2a[static_cast<size_t>(d)] = true;
         pos = comma + 1;
     }

@@ -67,6 +67,17 @@ void write_edge_list(const Graph &g, const std::string &path);
 // in each dimension (periodic or not).
 Graph cartesian_graph(const std::vector<int> &dims, const std::vector<int> &periods);
 
+// The all-to-all dimensions of a grid of `ndims` dimensions from a setting:
+// "none": none (a stencil); "" or "unknown": none either, the traffic not
+// being declared (alltoall_hint_unknown); "all": every one; else a
+// comma-separated list of dimensions 0..ndims-1.  Throws Error naming the
+// bad entry.
+std::vector<bool> parse_alltoall_dims(const std::string &spec, int ndims);
+
+// True for a setting that declares nothing ("" or "unknown"): the glue then
+// judges a reorder both as a stencil and as transposes (rankmap_glue.h).
+bool alltoall_hint_unknown(const std::string &spec);
+
 // The grid of cartesian_graph() whose lines along the dimensions with
 // alltoall[k] set exchange by all-to-all: every pair of such a line is an
 // edge of weight W / dims[k] per direction (W = the product of those
@@ -75,11 +86,6 @@ Graph cartesian_graph(const std::vector<int> &dims, const std::vector<int> &peri
 // groups (if not null) receives the lines, dimension by dimension, each in
 // the order of its coordinate (MPI_Cart_sub's ranks): one phase per
 // dimension for predict_time().
-// The all-to-all dimensions of a grid of `ndims` dimensions from a setting:
-// "" or "none": none; "all": every one; else a comma-separated list of
-// dimensions 0..ndims-1.  Throws Error naming the bad entry.
-std::vector<bool> parse_alltoall_dims(const std::string &spec, int ndims);
-
 Graph cartesian_alltoall_graph(const std::vector<int> &dims, const std::vector<int> &periods,
                                const std::vector<bool> &alltoall, std::vector<std::vector<int>> *groups);
 

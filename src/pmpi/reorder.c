@@ -419,7 +419,7 @@ static int cart_pair(MPI_Comm comm, int ndims, const int dims[], const int perio
         /* the hint: the setting, else what an earlier run of this program learnt */
         const char *hint = pmpi_set.cart_alltoall;
         char learnt[64], path[4096];
-        if (!hint[0] && pmpi_safety_learned_hint(ndims, dims, learnt, sizeof(learnt), path,
+        if ((!hint[0] || !strcmp(hint, "unknown")) && pmpi_safety_learned_hint(ndims, dims, learnt, sizeof(learnt), path,
                                                  sizeof(path))) {
             hint = learnt;
             if (pmpi_set.verbose)
@@ -472,9 +472,12 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int period
         PMPI_Comm_free(&ordered);
     }
     PMPI_Comm_rank(comm, &rank);
-    if (rc == MPI_SUCCESS) /* every process of comm: the safety net's count */
+    if (rc == MPI_SUCCESS) { /* every process of comm: the safety net's count */
         pmpi_safety_reordered("MPI_Cart_create", comm, *newcomm, rank, pair[0], ndims, dims,
                               periods);
+        if (!pmpi_set.cart_alltoall[0] || !strcmp(pmpi_set.cart_alltoall, "unknown"))
+            pmpi_safety_observe_grid(*newcomm, pair[0], ndims, dims);
+    }
     return rc;
 }
 

@@ -179,10 +179,13 @@ typedef struct tracked {
     long used;        /* wrapped calls on comm and its MPI_Cart_sub children by this process */
     int ndims, dims[RANKMAP_MAX_DIMS]; /* a Cartesian grid (ndims 0: other kinds) */
     int alltoall;     /* bit d: MPI_Alltoall* seen on a line of dimension d */
+    int learn;        /* the grid's traffic was not declared: record it at MPI_Finalize */
+    long p2p;         /* point-to-point calls on comm itself by this process */
 } tracked;
 
 #define MAX_TRACKED 16
 static tracked trk[MAX_TRACKED];
+static void learn_stencil(int t);
 static int trk_high; /* slots [0, trk_high) have been used */
 
 /* communicators MPI_Cart_sub made from a tracked grid: a call on them counts
@@ -662,6 +665,8 @@ void pmpi_safety_reordered(const char *call, MPI_Comm parent, MPI_Comm newcomm, 
             for (int d = 0; d < trk[slot].ndims; d++)
                 trk[slot].dims[d] = dims[d];
             trk[slot].alltoall = 0;
+            trk[slot].learn = 0;
+            trk[slot].p2p = 0;
             trk[slot].live = 1;
             if (slot + 1 > trk_high)
                 trk_high = slot + 1;
@@ -673,13 +678,44 @@ void pmpi_safety_reordered(const char *call, MPI_Comm parent, MPI_Comm newcomm, 
     watchdog_start();
 }
 
+void pmpi_safety_observe_grid(MPI_Comm newcomm, int newrank, int ndims, const int dims[])
+{
+    if (newcomm == MPI_COMM_NULL || ndims < 1 || ndims > RANKMAP_MAX_DIMS || !dims)
+        return;
+    int slot = -1;
+    for (int i = 0; i < trk_high; i++)
+        if (trk[i].live && trk[i].comm == newcomm)
+            slot = i; /* moved: pmpi_safety_reordered tracks it already */
+    if (slot < 0) {
+        for (int i = 0; i < MAX_TRACKED && slot < 0; i++)
+            if (!trk[i].live)
+                slot = i;
+        if (slot < 0)
+            return;
+        memset(&trk[slot], 0, sizeof(trk[slot]));
+        trk[slot].call = "MPI_Cart_create";
+        trk[slot].reporter = newrank == 0;
+        trk[slot].comm = newcomm;
+        trk[slot].ndims = ndims;
+        for (int d = 0; d < ndims; d++)
+            trk[slot].dims[d] = dims[d];
+        trk[slot].live = 1;
+        if (slot + 1 > trk_high)
+            trk_high = slot + 1;
+    }
+    trk[slot].learn = 1;
+    pmpi_safety_armed = 1; /* the wrappers count; the watchdog waits for a rank that moved */
+}
+
 void pmpi_safety_finalize(void)
 {
     char out[640];
     for (int i = 0; i < trk_high; i++) {
         if (!trk[i].live)
             continue;
-        if (trk[i].reporter && !counts_blind && trk[i].used == 0) {
+        if (trk[i].learn)
+            learn_stencil(i);
+        if (trk[i].moved && trk[i].reporter && !counts_blind && trk[i].used == 0) {
             ways_out(trk[i].call, out, sizeof(out));
             out[0] = 's'; /* "set ..." inside the sentence */
             pmpi_say("hint: %s reordered %d of %d ranks but the program never communicated on "
@@ -716,6 +752,28 @@ static int hint_path(int ndims, const int dims[], char *path, size_t len)
     return n > 0 && (size_t) n < len;
 }
 
+/* Writes TEXT as the hint file PATH ($RANKMAP_WISDOM/alltoall/...) through a
+ * temporary file and a rename, so a reader never sees half a hint: 1 when
+ * written. */
+static int write_hint(const char *path, const char *text)
+{
+    char tmp[PATH_MAX + 64], dir[PATH_MAX];
+    snprintf(dir, sizeof(dir), "%s", getenv("RANKMAP_WISDOM"));
+    mkdir(dir, 0777);
+    snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/alltoall");
+    mkdir(dir, 0777);
+    snprintf(tmp, sizeof(tmp), "%s/.hint.%ld.tmp", dir, (long) getpid());
+    FILE *f = fopen(tmp, "w");
+    int bad = !f || fprintf(f, "%s\n", text) < 0;
+    if (f)
+        bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        unlink(tmp);
+        return 0;
+    }
+    return 1;
+}
+
 /* MPI_Alltoall* on a line of dimension DIM of the grid in slot T: rank 0 of
  * the grid writes the dimensions seen so far ("0,1") where the next run's
  * MPI_Cart_create of this program and grid reads them as its hint. */
@@ -725,26 +783,13 @@ static void remember_alltoall(int t, int dim)
     if (dim >= g->ndims || (__atomic_fetch_or(&g->alltoall, 1 << dim, __ATOMIC_RELAXED) & (1 << dim)) ||
         !g->reporter)
         return;
-    char path[PATH_MAX], tmp[PATH_MAX + 64], dir[PATH_MAX], list[3 * RANKMAP_MAX_DIMS + 1] = "";
+    char path[PATH_MAX], list[3 * RANKMAP_MAX_DIMS + 1] = "";
     int mask = __atomic_load_n(&g->alltoall, __ATOMIC_RELAXED), n = 0;
     for (int d = 0; d < g->ndims; d++)
         if (mask & (1 << d))
             n += snprintf(list + n, sizeof(list) - (size_t) n, n ? ",%d" : "%d", d);
-    if (!hint_path(g->ndims, g->dims, path, sizeof(path)))
+    if (!hint_path(g->ndims, g->dims, path, sizeof(path)) || !write_hint(path, list))
         return;
-    snprintf(dir, sizeof(dir), "%s", getenv("RANKMAP_WISDOM"));
-    mkdir(dir, 0777);
-    snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/alltoall");
-    mkdir(dir, 0777);
-    snprintf(tmp, sizeof(tmp), "%s/.hint.%ld.tmp", dir, (long) getpid());
-    FILE *f = fopen(tmp, "w");
-    int bad = !f || fprintf(f, "%s\n", list) < 0;
-    if (f)
-        bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        unlink(tmp);
-        return;
-    }
     if (pmpi_set.verbose)
         pmpi_say("%s: MPI_Alltoall on the lines of dimension %d; the next run maps the grid with "
                  "the all-to-all hint %s (%s)",
@@ -767,6 +812,36 @@ int pmpi_safety_learned_hint(int ndims, const int dims[], char *hint, size_t len
     return hint[0] != '\0';
 }
 
+/* A point-to-point call or a neighbourhood collective: a stencil's traffic. */
+static int is_p2p(const char *call)
+{
+    static const char *names[] = { "MPI_Send",  "MPI_Isend",    "MPI_Ssend",    "MPI_Issend",
+                                   "MPI_Bsend", "MPI_Rsend",    "MPI_Recv",     "MPI_Irecv",
+                                   "MPI_Sendrecv", "MPI_Neighbor_", "MPI_Ineighbor_" };
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (!strncmp(call, names[i], strlen(names[i])))
+            return 1;
+    return 0;
+}
+
+/* MPI_Finalize, for a grid watched by pmpi_safety_observe_grid: its rank 0
+ * records the hint "none" when the grid carried point-to-point traffic and
+ * no MPI_Alltoall on its lines (those write their own hint as they come),
+ * unless a hint is recorded already. */
+static void learn_stencil(int t)
+{
+    tracked *g = &trk[t];
+    char path[PATH_MAX];
+    if (!g->reporter || counts_blind || __atomic_load_n(&g->alltoall, __ATOMIC_RELAXED) ||
+        __atomic_load_n(&g->p2p, __ATOMIC_RELAXED) == 0 || !hint_path(g->ndims, g->dims, path, sizeof(path)) ||
+        access(path, F_OK) == 0 || !write_hint(path, "none"))
+        return;
+    if (pmpi_set.verbose)
+        pmpi_say("%s: point-to-point on the grid and no MPI_Alltoall on its lines; the next run "
+                 "maps the grid as a stencil (the hint none, %s)",
+                 g->call, path);
+}
+
 /* ---- the wrappers' bookkeeping ---------------------------------------------------- */
 
 void pmpi_safety_enter(MPI_Comm comm, const char *call)
@@ -777,8 +852,11 @@ void pmpi_safety_enter(MPI_Comm comm, const char *call)
     if (comm == MPI_COMM_NULL)
         return;
     for (int i = 0; i < trk_high; i++)
-        if (trk[i].comm == comm && trk[i].live)
+        if (trk[i].comm == comm && trk[i].live) {
             __atomic_add_fetch(&trk[i].used, 1, __ATOMIC_RELAXED);
+            if (trk[i].learn && is_p2p(call))
+                __atomic_add_fetch(&trk[i].p2p, 1, __ATOMIC_RELAXED);
+        }
     for (int i = 0; i < subs_high; i++)
         if (subs[i].live && subs[i].comm == comm && trk[subs[i].parent].live) {
             __atomic_add_fetch(&trk[subs[i].parent].used, 1, __ATOMIC_RELAXED);
@@ -1007,7 +1085,8 @@ int MPI_Comm_free(MPI_Comm *comm)
             tracked *t = &trk[i];
             if (!t->live || t->comm != *comm)
                 continue;
-            if (t->reporter && !counts_blind && __atomic_load_n(&t->used, __ATOMIC_RELAXED) == 0) {
+            if (t->moved && t->reporter && !counts_blind &&
+                __atomic_load_n(&t->used, __ATOMIC_RELAXED) == 0) {
                 char line[1400], out[640];
                 ways_out(t->call, out, sizeof(out));
                 snprintf(line, sizeof(line),
@@ -1017,6 +1096,8 @@ int MPI_Comm_free(MPI_Comm *comm)
                          t->call, t->moved, t->size, out);
                 diagnose(line, 1, 0);
             }
+            if (t->learn)
+                learn_stencil(i);
             t->live = 0;
         }
         for (int k = 0; k < MAX_CHECKS; k++)

@@ -31,6 +31,13 @@ void pmpi_safety_init(void);
 void pmpi_safety_reordered(const char *call, MPI_Comm parent, MPI_Comm newcomm, int oldrank,
                            int newrank, int ndims, const int dims[], const int periods[]);
 
+/* After MPI_Cart_create on a grid whose traffic nobody declared (no
+ * MPIR_CVAR_RANKMAP_CART_ALLTOALL, nothing learnt), on every process of the
+ * grid: the grid is watched, moved or not, so that MPI_Finalize can record
+ * what it carried -- point-to-point and no MPI_Alltoall on its lines: the
+ * hint "none" (a stencil) for the next run, where no hint is recorded yet. */
+void pmpi_safety_observe_grid(MPI_Comm newcomm, int newrank, int ndims, const int dims[]);
+
 /* MPI_Finalize, before the MPI library's: the hint for reordered
  * communicators never used; stops the watchdog. */
 void pmpi_safety_finalize(void);
@@ -59,6 +66,11 @@ static inline void pmpi_safety_reordered(const char *call, MPI_Comm parent, MPI_
 {
     (void) call, (void) parent, (void) newcomm, (void) oldrank, (void) newrank, (void) ndims,
         (void) dims, (void) periods;
+}
+static inline void pmpi_safety_observe_grid(MPI_Comm newcomm, int newrank, int ndims,
+                                            const int dims[])
+{
+    (void) newcomm, (void) newrank, (void) ndims, (void) dims;
 }
 static inline void pmpi_safety_finalize(void) {}
 #define pmpi_safety_armed 0

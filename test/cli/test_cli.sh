@@ -66,6 +66,18 @@ awk -v a="$(pt "$tmp/ft-launch.json")" -v b="$(pt "$tmp/ft-swapped.json")" \
   bad "fat tree: predicted $(pt "$tmp/ft-launch.json") s in launch order, $(pt "$tmp/ft-swapped.json") s swapped (expected 1 and 2)"
 expect_error "the hosts' tier and those inside it have no up=" eval --topology tree:2x2:up=2,2 \
   --graph "$fx/ring-4.edges" --mapping "$fx/torus-2x2-identity.map"
+# a grid whose traffic is not declared (--cart-alltoall unknown), decided as
+# in the call: on a fat tree in block order its stencil order would split
+# the rows' all-to-alls, so rank order stays and the guard says why;
+# declared a stencil (none) it is reordered
+"$rm_bin" map --topology tree:4x4x8:cost=100,10,1:up=4 --cart 16x8:00 --cart-alltoall unknown --no-cache \
+  >"$tmp/undeclared.txt" 2>&1 && grep -q '^algorithm *identity (no gain)' "$tmp/undeclared.txt" &&
+  grep -q 'as transposes.*not declared' "$tmp/undeclared.txt" && ok || bad "--cart-alltoall unknown: $(cat "$tmp/undeclared.txt")"
+"$rm_bin" map --topology tree:4x4x8:cost=100,10,1:up=4 --cart 16x8:00 --cart-alltoall none --no-cache \
+  >"$tmp/stencil.txt" 2>&1 && grep -q '^algorithm *auto' "$tmp/stencil.txt" && ok ||
+  bad "--cart-alltoall none: $(cat "$tmp/stencil.txt")"
+expect_error "--trace needs a declared --cart-alltoall" map --topology torus:4x4 --cart 4x4 --cart-alltoall unknown \
+  --trace "$tmp/t.txt"
 # same seed, same mapping
 "$rm_bin" map --topology torus:4x4x4 --graph "$tmp/c1.edges" --algorithm random --seed 2 --out "$tmp/c1b.map" >/dev/null 2>&1
 cmp -s "$tmp/c1.map" "$tmp/c1b.map" && ok || bad "same seed gave a different mapfile"

@@ -13,7 +13,8 @@
 #     MPIR_CVAR_RANKMAP_GUARD=f says so in F terms;
 #   - a bad hint: MPI's order with one line naming the setting;
 #   - a bad guard value: one line naming the setting, the model guard;
-#   - (plugin) a pencil-FFT program teaches the hint to its next run.
+#   - (plugin) a pencil-FFT program teaches the hint to its next run, a halo
+#     exchange the hint none.
 kind=$1 mpicc=$2 mpiexec=$3 plugin=$4 src=$5 work=$6
 t=$src/test/pmpi
 script=guard.sh
@@ -60,7 +61,7 @@ case_ "hint, scattered order: reordered with the model's figures" moved "$scramb
   'MPI_Cart 2px4p: 8 tasks, F [0-9.]+ -> [0-9.]+ .*predicted [0-9.e+-]+ s before, [0-9.e+-]+ s after.*busiest link' \
   MPIR_CVAR_RANKMAP_CART_ALLTOALL=all
 case_ "launch order already optimal: the guard keeps it and says why" identity "$inorder" \
-  'identity \(no gain\).*no clear gain: current order kept \(.*predicted'
+  'identity \(no gain\).*no clear gain.*: current order kept \(.*predicted'
 case_ "guard f: kept, in F terms" identity "$inorder" 'F not lower: current order kept' \
   MPIR_CVAR_RANKMAP_GUARD=f
 case_ "bad hint: MPI's order, the setting named" identity "$scrambled" \
@@ -104,5 +105,27 @@ if [ "$kind" = plugin ]; then
     { echo "FAIL $kind the hint file $wis/alltoall/pencil-2x4 does not hold 0,1"; fail=1; }
   learn "pencil FFT, second run: mapped with the learnt hint" PASS \
     'MPI_Cart 2x4: all-to-all hint 0,1 learnt by an earlier run' ''
+  # A halo exchange (test/compat/correct_cart.c, point-to-point on the
+  # grid, no all-to-all) teaches the hint none: its next run maps the grid
+  # as a stencil.
+  halo=$work/correct_cart
+  "$mpicc" -O2 -I"$src/test/compat" -o "$halo" "$src/test/compat/correct_cart.c" ||
+    { echo "FAIL: $mpicc could not build correct_cart.c"; exit 1; }
+  learn_halo() {
+    name=$1 errre=$2
+    env RANKMAP_WISDOM="$wis" MPIR_CVAR_RANKMAP_MAPPING="$scrambled" "$mpiexec" $pre -n 8 "$halo" >"$out" 2>"$err"
+    st=$?
+    if [ $st -eq 0 ] && grep -q '^PASS$' "$out" && grep -Eq "$errre" "$err"; then echo "ok   $kind $name"; else
+      echo "FAIL $kind $name (exit $st; stderr should match: $errre)"
+      sed 's/^/  out: /' "$out" | head -10; sed 's/^/  err: /' "$err" | head -10
+      fail=1
+    fi
+  }
+  learn_halo "halo exchange, first run: point-to-point and no all-to-all remembered as the hint none" \
+    'point-to-point on the grid and no MPI_Alltoall on its lines; the next run maps the grid as a stencil'
+  grep -qx 'none' "$wis/alltoall/correct_cart-2x2x2" 2>/dev/null ||
+    { echo "FAIL $kind the hint file $wis/alltoall/correct_cart-2x2x2 does not hold none"; fail=1; }
+  learn_halo "halo exchange, second run: mapped as a stencil with the learnt hint" \
+    'MPI_Cart 2px2px2p: all-to-all hint none learnt by an earlier run'
 fi
 exit $fail

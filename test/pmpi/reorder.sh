@@ -56,8 +56,12 @@ check "$mpi without the plugin: ranks kept, neighbours scattered" "" \
   run -n $np "$app" cart scattered "$map" $torus $torus
 check "$mpi Cart_create, plugin preloaded: neighbours 1 hop apart" "" \
   run $(preload) -n $np "$app" cart reorder "$map" $torus $torus
+# declared a stencil: undeclared, the stencil's order of this grid would be
+# slower if its lines did all-to-all, and the current order stays
+export MPIR_CVAR_RANKMAP_CART_ALLTOALL=none
 check "$mpi Cart_create of a smaller 2-D grid: the rest get MPI_COMM_NULL" "" \
   run $(preload) -n $np "$app" cart reorder "$map" $torus $half
+unset MPIR_CVAR_RANKMAP_CART_ALLTOALL
 check "$mpi Graph_create of the torus graph" "" \
   run $(preload) -n $np "$app" graph reorder "$map" $torus $torus
 check "$mpi Dist_graph_create_adjacent: new rank v plays vertex v" "" \
@@ -105,7 +109,7 @@ check "$mpi no topology, MPIR_CVAR_RANKMAP_NODE_SIZE=4: nodes of 4 ranks" \
   'address table of [0-9]+ ranks on .*MPIR_CVAR_RANKMAP_NODE_SIZE' \
   run $(preload) -n $np "$app" cart any "$map" $torus $torus
 line=$(grep 'rankmap-pmpi: MPI_Cart' "$err" | head -1)
-if echo "$line" | awk '{for (i = 1; i <= NF; i++) { if ($i == "F") before = $(i + 1); if ($i == "->") after = $(i + 1) } exit !(after + 0 <= before + 0 && after > 0)}'; then
+if echo "$line" | awk '{for (i = 1; i <= NF; i++) { if ($i == "F" && before == "") before = $(i + 1); if ($i == "->" && after == "") after = $(i + 1) } exit !(after + 0 <= before + 0 && after > 0)}'; then
   echo "ok   $mpi node-size machine: F does not rise: $line"
 else
   echo "FAIL $mpi node-size machine: $line"; fail=1

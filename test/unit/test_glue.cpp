@@ -350,7 +350,7 @@ TEST(Glue, CartesianAlltoallHint) {
     const int dims[3] = {2, 3, 4}, periods[3] = {1, 1, 0};
     rankmap_graph_t g = nullptr;
     int n = 0;
-    for (const char *ok : {"", "none", "all", "1", "0, 2", "2,2"}) {
+    for (const char *ok : {"", "unknown", "none", "all", "1", "0, 2", "2,2"}) {
         ASSERT_EQ(rankmap_graph_cartesian_alltoall(3, dims, periods, ok, &g), RANKMAP_OK) << ok;
         rankmap_graph_ntasks(g, &n);
         EXPECT_EQ(n, 24);
@@ -404,6 +404,54 @@ TEST(Glue, TreeKeepsTheLaunchOrderStructure) {
     EXPECT_EQ(after.F, free_after.F);
     EXPECT_EQ(ranks[0], 0);
     rankmap_graph_free(g);
+    rankmap_topology_free(t);
+}
+
+// A grid whose traffic is not declared ("" or "unknown") on a fat tree of
+// 16 hosts x 8 cores: its stencil order (2x4 blocks per host) would split
+// every row's all-to-all if the lines were transposes, so block order stays;
+// declared a stencil ("none") it moves.  From a round-robin launch, the
+// transposes' order (rows on hosts) is better in both readings and is taken.
+TEST(Glue, UndeclaredGridIsJudgedAsStencilAndTransposes) {
+    rankmap_topology_t t = nullptr;
+    ASSERT_EQ(rankmap_topology_parse("tree:4x4x8:cost=100,10,1:up=4", &t), RANKMAP_OK);
+    const int dims[2] = {16, 8}, periods[2] = {0, 0};
+    std::vector<int> block(128), rr(128), ranks(128);
+    for (int i = 0; i < 128; ++i) block[i] = i, rr[i] = (i % 16) * 8 + i / 16;
+    auto o = quiet();
+    o.cart_ndims = 2;
+    o.cart_dims[0] = 16, o.cart_dims[1] = 8;
+    rankmap_report before, after;
+    char why[2048];
+    auto moved = [&] {
+        int m = 0;
+        for (int i = 0; i < 128; ++i) m += ranks[i] != i;
+        return m;
+    };
+    for (const char *hint : {"", "unknown", "none"}) {
+        rankmap_graph_t g = nullptr;
+        ASSERT_EQ(rankmap_graph_cartesian_alltoall(2, dims, periods, hint, &g), RANKMAP_OK);
+        ASSERT_EQ(rankmap_reorder_ranks(t, g, &o, 128, block.data(), 128, 0, ranks.data(), &before, &after, why,
+                                        sizeof why),
+                  RANKMAP_OK);
+        if (std::string(hint) == "none") {
+            EXPECT_GT(moved(), 0) << why;
+        } else {
+            EXPECT_EQ(moved(), 0) << why;
+            EXPECT_STREQ(after.algorithm, "identity (no gain)");
+            EXPECT_NE(std::string(why).find("slower for large messages as transposes"), std::string::npos) << why;
+            EXPECT_NE(std::string(why).find("not declared"), std::string::npos) << why;
+        }
+        if (!*hint) {
+            ASSERT_EQ(rankmap_reorder_ranks(t, g, &o, 128, rr.data(), 128, 0, ranks.data(), &before, &after, why,
+                                            sizeof why),
+                      RANKMAP_OK);
+            EXPECT_NE(std::string(after.algorithm).find("(transposes)"), std::string::npos) << why;
+            EXPECT_LT(after.F, before.F) << why;  // better as a stencil too
+            EXPECT_EQ(ranks[0], 0);
+        }
+        rankmap_graph_free(g);
+    }
     rankmap_topology_free(t);
 }
 
