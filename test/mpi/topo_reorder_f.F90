@@ -5,7 +5,8 @@
 !   topo_reorder_f MAPFILE cart|dgraph
 !
 ! MAPFILE is the address table the job runs with (line r = x y z of world
-! rank r on a 4x4x4 torus).  cart: MPI_CART_CREATE of a periodic 4x4x4 grid
+! rank r on an NxNxN torus, N = 2 for 8 ranks, 4 for 64).  cart:
+! MPI_CART_CREATE of a periodic NxNxN grid
 ! with reorder = .true.; dgraph: MPI_DIST_GRAPH_CREATE_ADJACENT of the same
 ! grid's graph (the process that receives new rank v plays vertex v).  Then:
 !   - the torus hop distance between every process and its grid neighbours,
@@ -34,7 +35,8 @@ program topo_reorder_f
   use mpi
 #endif
   implicit none
-  integer, parameter :: nd = 3, n = 4
+  integer, parameter :: nd = 3
+  integer :: n
   integer :: dims(nd), xyz(3, 0:63)
   logical :: periods(nd)
   integer :: wrank, wsize, rank, ierr, d, e, i, moved, total, worst, allworst
@@ -50,8 +52,9 @@ program topo_reorder_f
   call MPI_INIT(ierr)
   call MPI_COMM_RANK(MPI_COMM_WORLD, wrank, ierr)
   call MPI_COMM_SIZE(MPI_COMM_WORLD, wsize, ierr)
-  if (command_argument_count() /= 2 .or. wsize /= n**nd) then
-    if (wrank == 0) print '(a)', 'usage: topo_reorder_f MAPFILE cart|dgraph (64 ranks)'
+  n = merge(2, merge(4, 0, wsize == 64), wsize == 8)
+  if (command_argument_count() /= 2 .or. n == 0) then
+    if (wrank == 0) print '(a)', 'usage: topo_reorder_f MAPFILE cart|dgraph (8 or 64 ranks)'
     call MPI_ABORT(MPI_COMM_WORLD, 2, ierr)
   end if
   call get_command_argument(1, mapfile)
