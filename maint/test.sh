@@ -25,13 +25,25 @@ ctest_split() {
   return $rc
 }
 
-echo "== rankmap: build and test (_build/main) =="
+sanitizers=${RANKMAP_TEST_SANITIZERS:-1}
+# the sanitizer build (engine and plugin, no MPICH) beside the main one: it
+# fills the core that the serial steps of the main build (configure scripts,
+# links) leave idle; the tests start once both builds are done
+if [ "$sanitizers" != 0 ]; then
+  echo "== rankmap: sanitizer build (_build/sanitize), in the background =="
+  build_in "$src/_build/sanitize" --enable-sanitizers --without-mpich --prefix="$src/_build/install-sanitize" &
+  sanitize_build=$!
+fi
+echo "== rankmap: build (_build/main) =="
 build_in "$src/_build/main" --prefix="$src/_build/install"
+if [ "$sanitizers" != 0 ] && ! wait "$sanitize_build"; then
+  echo "rankmap: the sanitizer build failed (above)"; exit 1
+fi
+echo "== rankmap: test (_build/main) =="
 (cd "$src/_build/main/test" && ctest_split "" -LE 'long|sanitize')
 
-if [ "${RANKMAP_TEST_SANITIZERS:-1}" != 0 ]; then
-  echo "== rankmap: sanitizer build and test (_build/sanitize) =="
-  build_in "$src/_build/sanitize" --enable-sanitizers --without-mpich --prefix="$src/_build/install-sanitize"
+if [ "$sanitizers" != 0 ]; then
+  echo "== rankmap: sanitizer test (_build/sanitize) =="
   # less one unit test whose work is eight runs of auto (the main pass has
   # it; under ASan it alone takes a minute, and its paths are those of auto)
   (cd "$src/_build/sanitize/test" && export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
