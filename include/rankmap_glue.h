@@ -117,9 +117,10 @@ int rankmap_graph_cartesian_alltoall(int ndims, const int *dims, const int *peri
  *      with NULL, "" or "unknown") is judged in two readings, as a stencil
  *      and as transposes along every dimension: the stencil's order is
  *      taken when it passes as a stencil and is no slower as transposes;
- *      else (up to 1024 tasks) the order mapped for the transposes, when it
- *      passes as transposes and is no slower as a stencil; else the current
- *      order stays.
+ *      else (up to 1024 tasks) the order mapped for the transposes, then on
+ *      trees the same with its hosts in ascending order, when it passes as
+ *      transposes and is no slower as a stencil; else the current order
+ *      stays.
  * On any failure (bad argument, mapper error or timeout, a placement with
  * more tasks on a node than it has members) new_of_member is the identity
  * (i for i < ntasks, -1 beyond), the status is negative and why says why.

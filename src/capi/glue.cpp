@@ -375,6 +375,28 @@ std::unique_ptr<rankmap_graph_s> transposes_reading(const rankmap_graph_s &grid)
     return h;
 }
 
+// A placement with its hosts in ascending order: the host holding the
+// lowest task becomes the first host, and so on; each host's tasks sit on
+// its cores in task order.  A tree's hosts are the blocks of its last tier.
+// Empty on other machines.  It keeps the placement's grouping (the lines of
+// a transposes' order on their hosts) and gives neighbouring groups
+// neighbouring hosts, as launch orders do.
+std::vector<int> hosts_ascending(const Topology &t, const std::vector<int> &place) {
+    const auto *tree = dynamic_cast<const TreeTopology *>(&t);
+    if (!tree || tree->ndims() < 2) return {};
+    const int cores = tree->dims().back(), nhosts = t.size() / cores, n = static_cast<int>(place.size());
+    std::vector<int> low(nhosts, n), order(nhosts), rank_of(nhosts), next(nhosts, 0), out(n);
+    for (int task = n - 1; task >= 0; --task) low[place[task] / cores] = task;
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return low[a] < low[b]; });
+    for (int k = 0; k < nhosts; ++k) rank_of[order[k]] = k;
+    for (int task = 0; task < n; ++task) {
+        const int h = rank_of[place[task] / cores];
+        out[task] = h * cores + next[h]++;
+    }
+    return out;
+}
+
 void say(char *why, size_t whylen, const std::string &m) {
     if (why && whylen) std::snprintf(why, whylen, "%s", m.c_str());
 }
@@ -437,21 +459,15 @@ int rankmap_reorder_ranks(rankmap_topology_t topo, rankmap_graph_t graph, const 
             CostReport res;
             std::string note, algorithm;
         };
-        auto propose = [&](rankmap_graph_t reading) {
-            Candidate c;
-            c.place.resize(ntasks);
-            rankmap_report mapped;
-            const int mrc = rankmap_map(topo, reading, opts, c.place.data(), &mapped);
-            if (mrc != RANKMAP_OK)
-                throw Error(std::string(mrc == RANKMAP_ERR_TIMEOUT ? "timeout: " : "") + rankmap_last_error(),
-                            kind_of(mrc));
-            c.algorithm = mapped.algorithm;
+        // laid over the current order unless `keep_layout`; false when the
+        // members cannot hold the placement
+        auto finish = [&](Candidate &c, bool keep_layout) {
             c.res = evaluate(g, t, c.place, fmin);
             if (flags & RANKMAP_REORDER_FREE_RANK0) {
                 c.note = "rank 0 free";
             } else {
                 const double mapped_F = c.res.F;
-                const int stay = align_to_current(t, c.place, current, cap);
+                const int stay = keep_layout ? -1 : align_to_current(t, c.place, current, cap);
                 if (stay >= 0) {
                     c.res = evaluate(g, t, c.place, fmin);
                     check_exact(t, PinResult{}, mapped_F, c.res.F);
@@ -465,7 +481,18 @@ int rankmap_reorder_ranks(rankmap_topology_t topo, rankmap_graph_t graph, const 
                 c.note += "rank 0 kept by " + pin.how;
             }
             c.ranks.resize(nmembers);
-            const int over = placement_to_ranks(nmembers, node_of_member, P, c.place, c.ranks.data());
+            return placement_to_ranks(nmembers, node_of_member, P, c.place, c.ranks.data());
+        };
+        auto propose = [&](rankmap_graph_t reading) {
+            Candidate c;
+            c.place.resize(ntasks);
+            rankmap_report mapped;
+            const int mrc = rankmap_map(topo, reading, opts, c.place.data(), &mapped);
+            if (mrc != RANKMAP_OK)
+                throw Error(std::string(mrc == RANKMAP_ERR_TIMEOUT ? "timeout: " : "") + rankmap_last_error(),
+                            kind_of(mrc));
+            c.algorithm = mapped.algorithm;
+            const int over = finish(c, false);
             if (over >= 0)
                 throw Error("placement of " + c.algorithm + " puts more tasks on node " + std::to_string(over) +
                             " than it has members");
@@ -505,15 +532,28 @@ int rankmap_reorder_ranks(rankmap_topology_t topo, rankmap_graph_t graph, const 
         };
         const std::string stencil_why = v.take ? va.why + " as transposes" : v.why + " as a stencil";
         if (ntasks > kTransposesMaxTasks) return kept(stencil_why, c.note);
+        // the transposes' order, then the same with its hosts in ascending
+        // order (trees; no stencil edge then runs further than between
+        // neighbouring hosts' groups)
         Candidate d = propose(lines.get());
-        const GuardVerdict da = guard_verdict(lines->g, t, current, d.place, lines->alltoall, mode,
-                                              RANKMAP_GUARD_MARGIN);
-        const GuardVerdict ds = guard_verdict(g, t, current, d.place, graph->alltoall, mode, RANKMAP_GUARD_MARGIN);
-        if (da.take && !slower(ds))
-            return commit(d.ranks, d.res, d.algorithm + " (transposes)",
-                          d.note + "; as transposes: " + da.figures + "; as a stencil: " + ds.figures);
-        kept(stencil_why + "; the transposes' order: " + (da.take ? ds.why + " as a stencil" : da.why + " as transposes"),
-             c.note + "; the transposes' order: " + da.figures);
+        Candidate e;
+        e.place = hosts_ascending(t, d.place);
+        e.algorithm = d.algorithm + " (transposes, sorted hosts)";
+        d.algorithm += " (transposes)";
+        std::string refused;
+        for (Candidate *x : {&d, &e}) {
+            if (x->place.empty() || (x == &e && finish(*x, true) >= 0)) continue;
+            const GuardVerdict xa = guard_verdict(lines->g, t, current, x->place, lines->alltoall, mode,
+                                                  RANKMAP_GUARD_MARGIN);
+            const GuardVerdict xs = guard_verdict(g, t, current, x->place, graph->alltoall, mode,
+                                                  RANKMAP_GUARD_MARGIN);
+            if (xa.take && !slower(xs))
+                return commit(x->ranks, x->res, x->algorithm,
+                              x->note + "; as transposes: " + xa.figures + "; as a stencil: " + xs.figures);
+            refused += "; " + std::string(x == &d ? "the transposes' order: " : "with its hosts in order: ") +
+                       (xa.take ? xs.why + " as a stencil" : xa.why + " as transposes") + " (" + xa.figures + ")";
+        }
+        kept(stencil_why + refused, c.note);
     });
     if (rc != RANKMAP_OK) {
         for (int i = 0; i < nmembers; ++i) new_of_member[i] = i < ntasks ? i : -1;
