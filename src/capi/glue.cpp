@@ -376,15 +376,16 @@ std::unique_ptr<rankmap_graph_s> transposes_reading(const rankmap_graph_s &grid)
 }
 
 // A placement with its hosts in ascending order: the host holding the
-// lowest task becomes the first host, and so on; each host's tasks sit on
-// its cores in task order.  A tree's hosts are the blocks of its last tier.
-// Empty on other machines.  It keeps the placement's grouping (the lines of
-// a transposes' order on their hosts) and gives neighbouring groups
-// neighbouring hosts, as launch orders do.
+// lowest task becomes the first host, and so on; each host's tasks fill its
+// cores in task order (t.slots() to a core).  A tree's hosts are the blocks
+// of its last tier.  Empty on other machines.  It keeps the placement's
+// grouping (the lines of a transposes' order on their hosts) and gives
+// neighbouring groups neighbouring hosts, as launch orders do.
 std::vector<int> hosts_ascending(const Topology &t, const std::vector<int> &place) {
     const auto *tree = dynamic_cast<const TreeTopology *>(&t);
     if (!tree || tree->ndims() < 2) return {};
     const int cores = tree->dims().back(), nhosts = t.size() / cores, n = static_cast<int>(place.size());
+    const int slots = t.slots();
     std::vector<int> low(nhosts, n), order(nhosts), rank_of(nhosts), next(nhosts, 0), out(n);
     for (int task = n - 1; task >= 0; --task) low[place[task] / cores] = task;
     std::iota(order.begin(), order.end(), 0);
@@ -392,7 +393,7 @@ std::vector<int> hosts_ascending(const Topology &t, const std::vector<int> &plac
     for (int k = 0; k < nhosts; ++k) rank_of[order[k]] = k;
     for (int task = 0; task < n; ++task) {
         const int h = rank_of[place[task] / cores];
-        out[task] = h * cores + next[h]++;
+        out[task] = h * cores + next[h]++ / slots;
     }
     return out;
 }
@@ -535,14 +536,24 @@ int rankmap_reorder_ranks(rankmap_topology_t topo, rankmap_graph_t graph, const 
         // the transposes' order, then the same with its hosts in ascending
         // order (trees; no stencil edge then runs further than between
         // neighbouring hosts' groups)
-        Candidate d = propose(lines.get());
-        Candidate e;
-        e.place = hosts_ascending(t, d.place);
-        e.algorithm = d.algorithm + " (transposes, sorted hosts)";
-        d.algorithm += " (transposes)";
+        // (a candidate the members cannot hold, or whose rank 0 cannot be
+        // kept, is left out: the current order is the fallback, not an error)
+        Candidate d, e;
         std::string refused;
+        try {
+            d = propose(lines.get());
+            e.place = hosts_ascending(t, d.place);
+            e.algorithm = d.algorithm + " (transposes, sorted hosts)";
+            d.algorithm += " (transposes)";
+            if (!e.place.empty() && finish(e, true) >= 0) e.place.clear();
+        } catch (const Error &err) {
+            if (err.kind() == ErrorKind::Timeout || err.kind() == ErrorKind::Internal) throw;
+            refused = std::string("; the transposes' order: ") + err.what();
+            d.place.clear();
+            e.place.clear();
+        }
         for (Candidate *x : {&d, &e}) {
-            if (x->place.empty() || (x == &e && finish(*x, true) >= 0)) continue;
+            if (x->place.empty()) continue;
             const GuardVerdict xa = guard_verdict(lines->g, t, current, x->place, lines->alltoall, mode,
                                                   RANKMAP_GUARD_MARGIN);
             const GuardVerdict xs = guard_verdict(g, t, current, x->place, graph->alltoall, mode,

@@ -453,6 +453,28 @@ TEST(Glue, UndeclaredGridIsJudgedAsStencilAndTransposes) {
         rankmap_graph_free(g);
     }
     rankmap_topology_free(t);
+    // nodes of two slots (two members each): every candidate fits them, and
+    // the decision is a valid order, not an error
+    ASSERT_EQ(rankmap_topology_parse("tree:4x2:cost=100,1:slots=2", &t), RANKMAP_OK);
+    const int dims2[2] = {4, 4}, periods2[2] = {1, 1};
+    rankmap_graph_t g = nullptr;
+    ASSERT_EQ(rankmap_graph_cartesian_alltoall(2, dims2, periods2, "", &g), RANKMAP_OK);
+    std::vector<int> members(16), got(16);
+    for (int i = 0; i < 16; ++i) members[i] = i / 2;
+    for (bool scattered : {false, true}) {
+        if (scattered)
+            for (int i = 0; i < 16; ++i) members[i] = (i % 8 * 3) % 8;  // each node twice, scattered
+        auto o2 = quiet();
+        ASSERT_EQ(rankmap_reorder_ranks(t, g, &o2, 16, members.data(), 16, 0, got.data(), &before, &after, why,
+                                        sizeof why),
+                  RANKMAP_OK)
+            << why;
+        EXPECT_EQ(std::string(why).find(", outside 0.."), std::string::npos) << why;  // no candidate off the machine
+        std::vector<int> seen(16, 0);
+        for (int r : got) ASSERT_TRUE(r >= 0 && r < 16 && !seen[r]++) << why;
+    }
+    rankmap_graph_free(g);
+    rankmap_topology_free(t);
 }
 
 TEST(Glue, FailuresGiveTheIdentityAndAReason) {
