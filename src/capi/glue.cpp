@@ -533,11 +533,10 @@ int rankmap_reorder_ranks(rankmap_topology_t topo, rankmap_graph_t graph, const 
         };
         const std::string stencil_why = v.take ? va.why + " as transposes" : v.why + " as a stencil";
         if (ntasks > kTransposesMaxTasks) return kept(stencil_why, c.note);
-        // the transposes' order, then the same with its hosts in ascending
-        // order (trees; no stencil edge then runs further than between
-        // neighbouring hosts' groups)
-        // (a candidate the members cannot hold, or whose rank 0 cannot be
-        // kept, is left out: the current order is the fallback, not an error)
+        // The transposes' order, then the same with its hosts in ascending
+        // order (trees: neighbouring lines on neighbouring hosts).  A
+        // candidate the members cannot hold, or whose rank 0 cannot be kept,
+        // is left out: the current order is the fallback, not an error.
         Candidate d, e;
         std::string refused;
         try {
