@@ -195,8 +195,33 @@ TEST(TimeModel, AllToAllOnARingOfFourByHand) {
     EXPECT_NEAR(r.seconds, 4 * s / B + 400e-9, 1e-12);
     EXPECT_DOUBLE_EQ(r.exchange, 0);
     // Without the group the same edges are one exchange, all at once:
-    // link i->i+1 carries i->i+1, i->i+2 and i-1->i+1: 3s/B + 200 ns.
-    EXPECT_NEAR(predict_time(g, *t, {0, 1, 2, 3}).seconds, 3 * s / B + 200e-9, 1e-12);
+    // link i->i+1 carries i->i+1, i->i+2 and i-1->i+1.  The one-hop message
+    // starts after 100 ns, the two-hop ones after 200 ns, and every link
+    // stays busy from 100 ns on: 3s/B + 100 ns.
+    EXPECT_NEAR(predict_time(g, *t, {0, 1, 2, 3}).seconds, 3 * s / B + 100e-9, 1e-12);
+}
+
+TEST(TimeModel, AnExchangeDrainsFromItsFirstMessagesArrival) {
+    // mesh:4, 1 MB/s and 1 ms per link, 1 MB messages.  Both placements
+    // load their busiest link with 2 MB, so the busiest link alone cannot
+    // tell them apart; the drain can.
+    //   near: 1->2 (one hop) and 0->3 (three hops) share link 1->2; the
+    //     near message starts after 1 ms and the link is busy from then on:
+    //     1 ms + 2 s.
+    //   far: 0->2 (two hops) and 0->3 share links 0->1 and 1->2; nothing
+    //     moves before 2 ms: 2 ms + 2 s.
+    auto t = parse_topology("mesh:4");
+    ModelParams p;
+    p.bandwidth = {1e6};
+    p.latency = {1e-3};
+    const double s = 1e6;
+    const TimePrediction near =
+        predict_time(Graph::from_edges(4, {{1, 2, s}, {0, 3, s}}), *t, identity(4), {}, p);
+    const TimePrediction far = predict_time(Graph::from_edges(4, {{0, 2, s}, {0, 3, s}}), *t, identity(4), {}, p);
+    EXPECT_NEAR(near.busiest_link, 2.0, 1e-12);
+    EXPECT_NEAR(far.busiest_link, 2.0, 1e-12);
+    EXPECT_NEAR(near.seconds, 2.001, 1e-9);
+    EXPECT_NEAR(far.seconds, 2.002, 1e-9);
 }
 
 TEST(TimeModel, AllToAllBisectionFloorBindsForASpreadGroup) {
