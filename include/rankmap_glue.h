@@ -175,13 +175,24 @@ int rankmap_table_declared(const char *topology, const char *mapping, int nprocs
  * instead of the host names; 0: the host names; < 0: an error);
  * discover = MPIR_CVAR_RANKMAP_DISCOVER (further discovery settings, may be
  * NULL); verbose: discovery's own line on stderr.
+ * Switches (Slurm's topology/tree plugin): switch_addrs holds nprocs
+ * strings of addr_stride bytes, process p's SLURM_TOPOLOGY_ADDR ("" where
+ * unset), and addr_pattern is SLURM_TOPOLOGY_ADDR_PATTERN; NULL: none.
+ * When every process has one and the job's nodes sit evenly under the
+ * switches, the switch tiers go above the nodes as a full-bisection fat
+ * tree; a partial, malformed or uneven set gives one warning on stderr
+ * and the nodes without their switches.
  * On success spec (speclen bytes) holds a topology string that every rank
  * parses to the same machine, node_of_rank[nprocs] the leaf of every rank
  * and source a description; spec is "" when the machine has one leaf
  * (every order costs the same: ranks keep their order).                  */
 int rankmap_table_discover(int nprocs, const int *node_of_proc, int node_size,
-                           const char *discover, int verbose, char *spec, size_t speclen,
+                           const char *discover, const char *switch_addrs, size_t addr_stride,
+                           const char *addr_pattern, int verbose, char *spec, size_t speclen,
                            int *node_of_rank, char *source, size_t sourcelen);
+
+/* Longest SLURM_TOPOLOGY_ADDR the layers pass (bytes, with the NUL).      */
+#define RANKMAP_SWITCH_ADDR_MAX 256
 
 /* A digest of a table for the layers' agreement check (every rank must
  * hold the same table before reordering): the machine's size and every

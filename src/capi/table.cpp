@@ -4,6 +4,7 @@
 // plugin.  The layers read the settings and broadcast; nothing here
 // communicates.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -112,6 +113,159 @@ int tree_spec(rankmap_topology_t topo, int nprocs, const int *leaf, std::string 
     return RANKMAP_OK;
 }
 
+
+// The switches above the nodes from Slurm's topology/tree plugin: every
+// process's SLURM_TOPOLOGY_ADDR (its switches from the top level down, then
+// its node, '.'-separated) and SLURM_TOPOLOGY_ADDR_PATTERN (switch...node).
+// `spec` and `leaf` are discovery's tree (tier 0 = the nodes) and every
+// rank's leaf; on success they describe the same leaves under the switch
+// tiers: each switch tier costs kSwitchCost times the tier below it, and
+// the fat tree has full bisection (up=: as many uplinks per switch as the
+// hosts below it), the common design and what the guard then assumes.
+// Switch tiers in which every group has one switch are left out.  Nodes
+// keep their order inside a leaf switch and switches are numbered by their
+// first node, so block order stays block order.  Returns "" on success or
+// when nobody has an address; otherwise why the switches are left out.
+constexpr double kSwitchCost = 10;  // as the fat-tree section's machines (bench/simgrid --fattree: cost=100,10,1)
+
+std::string add_switches(int nprocs, const char *addrs, size_t stride, const char *pattern, std::string &spec,
+                         std::vector<int> &leaf, std::string &what) {
+    const std::string var = "SLURM_TOPOLOGY_ADDR";
+    int have = 0;
+    for (int p = 0; p < nprocs; ++p) have += addrs[static_cast<size_t>(p) * stride] != '\0';
+    if (have == 0) return "";
+    if (have < nprocs) return var + " is set for " + std::to_string(have) + " of " + std::to_string(nprocs) + " processes";
+    auto split = [](const std::string &x) {
+        std::vector<std::string> out(1);
+        for (char c : x) {
+            if (c == '.')
+                out.emplace_back();
+            else
+                out.back().push_back(c);
+        }
+        return out;
+    };
+    const std::string pat = pattern ? pattern : "";
+    const std::vector<std::string> kinds = split(pat);
+    size_t S = 0;
+    while (S < kinds.size() && kinds[S] == "switch") ++S;
+    if (pat.empty() || S == 0 || S + 1 != kinds.size() || kinds.back() != "node")
+        return var + "_PATTERN=\"" + pat + "\": expected switch[.switch...].node";
+    // discovery's tree: "tree:N x inner...:cost=...[:slots=K]"
+    if (spec.compare(0, 5, "tree:") != 0) return "the discovered machine " + spec + " is not a tree";
+    const size_t cpos = spec.find(":cost=");
+    const std::string dims_txt = spec.substr(5, cpos - 5);
+    std::string costs_txt = cpos == std::string::npos ? "" : spec.substr(cpos + 6);
+    std::string slots_txt;
+    if (auto k = costs_txt.find(':'); k != std::string::npos) slots_txt = costs_txt.substr(k), costs_txt.resize(k);
+    std::vector<std::string> dparts;
+    {
+        std::string cur;
+        for (char c : dims_txt) {
+            if (c == 'x')
+                dparts.push_back(cur), cur.clear();
+            else
+                cur.push_back(c);
+        }
+        dparts.push_back(cur);
+    }
+    const int nnodes = std::atoi(dparts[0].c_str());
+    long inner = 1;
+    for (size_t k = 1; k < dparts.size(); ++k) inner *= std::atol(dparts[k].c_str());
+    const double node_cost = std::atof(costs_txt.c_str());
+    if (nnodes < 1 || inner < 1 || cpos == std::string::npos) return "the discovered machine " + spec + " is not a tree";
+
+    // every node's switches, the same for all its processes
+    std::vector<std::vector<std::string>> sw(static_cast<size_t>(nnodes));
+    std::vector<char> seen(static_cast<size_t>(nnodes), 0);
+    for (int p = 0; p < nprocs; ++p) {
+        const char *a = addrs + static_cast<size_t>(p) * stride;
+        const std::string addr(a, strnlen(a, stride));
+        if (addr.size() >= stride) return var + " of process " + std::to_string(p) + " is longer than " + std::to_string(stride - 1) + " characters";
+        std::vector<std::string> parts = split(addr);
+        if (parts.size() != S + 1)
+            return var + "=\"" + addr + "\" (process " + std::to_string(p) + ") does not match " + var + "_PATTERN=\"" + pat + "\"";
+        for (auto &x : parts)
+            if (x.empty()) return var + "=\"" + addr + "\" (process " + std::to_string(p) + ") has an empty name";
+        parts.pop_back();
+        const auto n = static_cast<size_t>(leaf[static_cast<size_t>(p)] / inner);
+        if (n >= sw.size()) return "process " + std::to_string(p) + " is on no node of " + spec;
+        if (!seen[n]) {
+            sw[n] = parts;
+            seen[n] = 1;
+        } else if (sw[n] != parts) {
+            return "the processes of one node report different " + var + " (process " + std::to_string(p) + ": \"" + addr + "\")";
+        }
+    }
+    for (size_t n = 0; n < sw.size(); ++n)
+        if (!seen[n]) return "node " + std::to_string(n) + " has no process";
+
+    // Level by level: a group is a prefix of switch names; its children are
+    // the distinct next names, in order of their first node.
+    std::vector<int> pos(static_cast<size_t>(nnodes), 0);  // index of the node's group among all groups of a level
+    std::vector<int> arity;                                // children per group, level by level
+    std::vector<int> coord_count;                          // groups per level
+    std::vector<std::vector<int>> coord(S + 1, std::vector<int>(static_cast<size_t>(nnodes)));
+    int groups = 1;
+    for (size_t k = 0; k <= S; ++k) {
+        // children of each group at level k: switch names (k < S) or the nodes (k == S)
+        std::vector<std::vector<std::string>> names(static_cast<size_t>(groups));
+        std::vector<int> child(static_cast<size_t>(nnodes));
+        for (int n = 0; n < nnodes; ++n) {
+            auto &nm = names[static_cast<size_t>(pos[static_cast<size_t>(n)])];
+            const std::string key = k < S ? sw[static_cast<size_t>(n)][k] : std::to_string(n);
+            auto it = std::find(nm.begin(), nm.end(), key);
+            child[static_cast<size_t>(n)] = static_cast<int>(it - nm.begin());
+            if (it == nm.end()) nm.push_back(key);
+        }
+        const size_t a = names[0].size();
+        for (auto &nm : names)
+            if (nm.size() != a) {
+                std::string counts;
+                for (auto &m : names) counts += (counts.empty() ? "" : ",") + std::to_string(m.size());
+                return "the job's nodes are spread unevenly over the " +
+                       std::string(k < S ? "switches of level " + std::to_string(k) : "leaf switches") + " (" + counts +
+                       " per group)";
+            }
+        for (int n = 0; n < nnodes; ++n) {
+            coord[k][static_cast<size_t>(n)] = child[static_cast<size_t>(n)];
+            pos[static_cast<size_t>(n)] = pos[static_cast<size_t>(n)] * static_cast<int>(a) + child[static_cast<size_t>(n)];
+        }
+        arity.push_back(static_cast<int>(a));
+        groups *= static_cast<int>(a);
+    }
+    // arity[S] = nodes per leaf switch; levels with one switch per group are left out
+    std::vector<size_t> kept;
+    for (size_t k = 0; k < S; ++k)
+        if (arity[k] > 1) kept.push_back(k);
+    if (kept.empty()) {
+        what = ", one switch";
+        return "";
+    }
+    std::vector<int> newnode(static_cast<size_t>(nnodes), 0);
+    for (int n = 0; n < nnodes; ++n) {
+        int v = 0;
+        for (size_t k : kept) v = v * arity[k] + coord[k][static_cast<size_t>(n)];
+        newnode[static_cast<size_t>(n)] = v * arity[S] + coord[S][static_cast<size_t>(n)];
+    }
+    for (int p = 0; p < nprocs; ++p) {
+        int &l = leaf[static_cast<size_t>(p)];
+        l = static_cast<int>(newnode[static_cast<size_t>(l / inner)] * inner + l % inner);
+    }
+    std::string d, c, up;
+    char buf[40];
+    for (size_t i = 0; i < kept.size(); ++i) {
+        d += std::to_string(arity[kept[i]]) + "x";
+        std::snprintf(buf, sizeof(buf), "%.17g,", node_cost * std::pow(kSwitchCost, static_cast<double>(kept.size() - i)));
+        c += buf;
+        up += (i ? "," : "") + std::to_string(i + 1 < kept.size() ? arity[kept[i + 1]] : arity[S]);
+    }
+    d += std::to_string(arity[S]);
+    for (size_t k = 1; k < dparts.size(); ++k) d += "x" + dparts[k];
+    spec = "tree:" + d + ":cost=" + c + costs_txt + ":up=" + up + slots_txt;
+    what = ", switches from " + var;
+    return "";
+}
 } // namespace
 } // namespace rankmap
 
@@ -172,6 +326,7 @@ extern "C" int rankmap_table_declared(const char *topology, const char *mapping,
 }
 
 extern "C" int rankmap_table_discover(int nprocs, const int *node_of_proc, int node_size, const char *discover,
+                                      const char *switch_addrs, size_t addr_stride, const char *addr_pattern,
                                       int verbose, char *spec, size_t speclen, int *node_of_rank, char *source,
                                       size_t sourcelen) {
     if (nprocs < 1 || !spec || speclen == 0 || !node_of_rank)
@@ -202,11 +357,26 @@ extern "C" int rankmap_table_discover(int nprocs, const int *node_of_proc, int n
     int rc = nleaves > 1 ? tree_spec(topo, nprocs, node_of_rank, s) : RANKMAP_OK;
     rankmap_topology_free(topo);
     if (rc != RANKMAP_OK) return rc;
+    std::string switches;
+    if (switch_addrs && addr_stride > 0 && !s.empty()) {
+        std::vector<int> leaf(node_of_rank, node_of_rank + nprocs);
+        std::string with = s;
+        const std::string why = add_switches(nprocs, switch_addrs, addr_stride, addr_pattern, with, leaf, switches);
+        if (!why.empty()) {
+            std::fprintf(stderr, "rankmap: warning: %s; the machine is the nodes without their switches (%s)\n",
+                         why.c_str(), s.c_str());
+            switches.clear();
+        } else if (with != s) {
+            s = with;
+            std::copy(leaf.begin(), leaf.end(), node_of_rank);
+        }
+    }
     if (s.size() + 1 > speclen)
         return capi::fail(RANKMAP_ERR_INVALID, "the discovered machine's description " + s + " is longer than " +
                                                    std::to_string(speclen - 1) + " characters");
     std::snprintf(spec, speclen, "%s", s.c_str());
-    copy_out(source, sourcelen, s.empty() ? "one leaf" : s + " discovered (nodes from " + from + ", hwloc inside)");
+    copy_out(source, sourcelen,
+             s.empty() ? "one leaf" : s + " discovered (nodes from " + from + ", hwloc inside" + switches + ")");
     return RANKMAP_OK;
 }
 

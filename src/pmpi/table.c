@@ -225,6 +225,39 @@ static int nodes_from_hosts(int *node_of_proc)
     return rc;
 }
 
+/* Slurm's switches (topology/tree): every process's SLURM_TOPOLOGY_ADDR,
+ * gathered on rank 0 in RANKMAP_SWITCH_ADDR_MAX bytes each (an address that
+ * long keeps no NUL, and the glue names it).  *addrs stays NULL on the other
+ * ranks and when no process has the variable.  Collective. */
+static int switch_addrs(char **addrs)
+{
+    const char *mine = getenv("SLURM_TOPOLOGY_ADDR");
+    char buf[RANKMAP_SWITCH_ADDR_MAX];
+    int have = mine && *mine, any = 0, rc;
+    *addrs = NULL;
+    rc = PMPI_Allreduce(&have, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS || !any)
+        return rc;
+    memset(buf, 0, sizeof(buf));
+    if (have)
+        memcpy(buf, mine, strnlen(mine, sizeof(buf)));
+    int ready = 1;
+    if (pmpi_tab.world_rank == 0) {
+        *addrs = malloc((size_t) pmpi_tab.world_size * sizeof(buf));
+        ready = *addrs != NULL;
+    }
+    rc = PMPI_Bcast(&ready, 1, MPI_INT, 0, MPI_COMM_WORLD);  /* nobody waits on a gather rank 0 skips */
+    if (rc != MPI_SUCCESS || !ready)
+        return rc != MPI_SUCCESS ? rc : MPI_ERR_NO_MEM;
+    rc = PMPI_Gather(buf, (int) sizeof(buf), MPI_BYTE, *addrs, (int) sizeof(buf), MPI_BYTE, 0,
+                     MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS) {
+        free(*addrs);
+        *addrs = NULL;
+    }
+    return rc;
+}
+
 /* Without a declared topology: rank 0 runs rankmap_table_discover() (the
  * glue, as the patched MPICH) and broadcasts the machine's description and
  * the leaf of every rank.  Collective over MPI_COMM_WORLD.  Returns 1 (table
@@ -252,9 +285,16 @@ static int table_from_discovery(char *err, size_t errlen)
             res.rc = -1;
         }
     }
+    char *addrs = NULL;
+    if (res.rc == 0 && switch_addrs(&addrs) != MPI_SUCCESS) {
+        if (pmpi_tab.world_rank == 0)
+            snprintf(res.err, sizeof(res.err), "cannot gather SLURM_TOPOLOGY_ADDR");
+        res.rc = -1;
+    }
     if (pmpi_tab.world_rank == 0 && res.rc == 0) {
         const char *extra = env_setting("DISCOVER");
-        if (rankmap_table_discover(n, node_of_proc, pmpi_set.node_size, extra ? extra : "",
+        if (rankmap_table_discover(n, node_of_proc, pmpi_set.node_size, extra ? extra : "", addrs,
+                                   RANKMAP_SWITCH_ADDR_MAX, getenv("SLURM_TOPOLOGY_ADDR_PATTERN"),
                                    pmpi_set.verbose, res.spec, sizeof(res.spec),
                                    pmpi_tab.node_of_rank, res.source, sizeof(res.source))
             != RANKMAP_OK) {
@@ -265,6 +305,7 @@ static int table_from_discovery(char *err, size_t errlen)
         }
     }
     free(node_of_proc);
+    free(addrs);
     if (PMPI_Bcast(&res, (int) sizeof(res), MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS ||
         (res.rc > 0 &&
          PMPI_Bcast(pmpi_tab.node_of_rank, n, MPI_INT, 0, MPI_COMM_WORLD) != MPI_SUCCESS)) {

@@ -29,7 +29,7 @@ case_() {
   expect=$want
   [ "$want" = abort ] && expect=identity
   # shellcheck disable=SC2086
-  env MPIR_CVAR_RANKMAP_VERBOSE=1 "$@" timeout 120 "$mpiexec" $pre -n 8 "$app" cart-create "$expect" \
+  env MPIR_CVAR_RANKMAP_VERBOSE=1 "$@" timeout 120 "$mpiexec" $pre -n 8 $wrap "$app" cart-create "$expect" \
     "$map" 2x2x2 2x2x2 >"$out" 2>"$err"
   st=$?
   ok=1
@@ -46,6 +46,7 @@ case_() {
 }
 
 table='address table of 8 ranks on'
+wrap=
 case_ "declared torus and mapfile" reorder "$table torus:2x2x2, mapping .*torus-2x2x2-scrambled.map\$" \
   $T=torus:2x2x2 $M="$map"
 case_ "the MPICH_ alias of a setting" reorder "$table torus:2x2x2, mapping " \
@@ -84,6 +85,35 @@ case_ "negative node size" identity 'warning: MPIR_CVAR_RANKMAP_NODE_SIZE=-3: mu
 case_ "bad discovery setting" identity \
   "warning: machine discovery \\(MPIR_CVAR_RANKMAP_NODE_SIZE=4, MPIR_CVAR_RANKMAP_DISCOVER=\"tiers=gpu\"\\)" \
   MPIR_CVAR_RANKMAP_NODE_SIZE=4 MPIR_CVAR_RANKMAP_DISCOVER=tiers=gpu
+# Slurm's topology/tree plugin, its variables set by hand: rank r is on node
+# r/2 (MPIR_CVAR_RANKMAP_NODE_SIZE=2) and node n under leaf switch n mod 2 of
+# one top switch (SLURM_TOPOLOGY_ADDR=top.sS.nN, pattern switch.switch.node).
+# $1 of the wrapper spoils one rank's address (a node then reports two
+# switches) or leaves it out.
+slurm=$work/slurm-env.sh
+cat >"$slurm" <<'EOS'
+#!/bin/sh
+r=${PMI_RANK:?hydra sets PMI_RANK}; n=$((r / 2)); how=$1; shift
+SLURM_TOPOLOGY_ADDR=top.s$((n % 2)).n$n
+[ "$how" = spoil ] && [ "$r" = 3 ] && SLURM_TOPOLOGY_ADDR=top.s0.n1
+SLURM_TOPOLOGY_ADDR_PATTERN=switch.switch.node
+export SLURM_TOPOLOGY_ADDR SLURM_TOPOLOGY_ADDR_PATTERN
+[ "$how" = partial ] && [ "$r" = 5 ] && unset SLURM_TOPOLOGY_ADDR
+exec "$@"
+EOS
+chmod +x "$slurm"
+wrap="$slurm good"
+case_ "SLURM_TOPOLOGY_ADDR: the switches above the nodes" any \
+  "$table tree:2x2x.*:up=2.* discovered \\(nodes from MPIR_CVAR_RANKMAP_NODE_SIZE, hwloc inside, switches from SLURM_TOPOLOGY_ADDR\\)\$" \
+  MPIR_CVAR_RANKMAP_NODE_SIZE=2
+wrap="$slurm spoil"
+case_ "SLURM_TOPOLOGY_ADDR differing inside a node: a warning, the nodes alone" any \
+  'rankmap: warning: the processes of one node report different SLURM_TOPOLOGY_ADDR.*without their switches' \
+  MPIR_CVAR_RANKMAP_NODE_SIZE=2
+wrap="$slurm partial"
+case_ "SLURM_TOPOLOGY_ADDR on 7 of 8 processes: a warning, the nodes alone" any \
+  'rankmap: warning: SLURM_TOPOLOGY_ADDR is set for 7 of 8 processes' MPIR_CVAR_RANKMAP_NODE_SIZE=2
+wrap=
 case_ "strict: a bad topology fails MPI_Init naming the setting" abort \
   'error: MPIR_CVAR_RANKMAP_TOPOLOGY="blob:8"' $T=blob:8 MPIR_CVAR_RANKMAP_STRICT=1
 exit $fail

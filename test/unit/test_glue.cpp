@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -690,7 +691,7 @@ TEST(Table, DiscoveryGivesAStringEveryRankParsesAlike) {
     std::vector<int> hosts(n), leaf(n, -1);
     for (int r = 0; r < n; ++r) hosts[r] = r / 8; // two nodes of 8 processes
     char spec[512], source[256];
-    ASSERT_EQ(rankmap_table_discover(n, hosts.data(), 0, "hwloc=synthetic:pack:2 core:4 pu:1", 0, spec,
+    ASSERT_EQ(rankmap_table_discover(n, hosts.data(), 0, "hwloc=synthetic:pack:2 core:4 pu:1", nullptr, 0, nullptr, 0, spec,
                                      sizeof(spec), leaf.data(), source, sizeof(source)),
               RANKMAP_OK)
         << rankmap_last_error();
@@ -711,7 +712,7 @@ TEST(Table, DiscoveryGivesAStringEveryRankParsesAlike) {
     // the same machine from MPIR_CVAR_RANKMAP_NODE_SIZE=8 without host names
     std::vector<int> leaf2(n, -1);
     char spec2[512];
-    ASSERT_EQ(rankmap_table_discover(n, nullptr, 8, "hwloc=synthetic:pack:2 core:4 pu:1", 0, spec2,
+    ASSERT_EQ(rankmap_table_discover(n, nullptr, 8, "hwloc=synthetic:pack:2 core:4 pu:1", nullptr, 0, nullptr, 0, spec2,
                                      sizeof(spec2), leaf2.data(), source, sizeof(source)),
               RANKMAP_OK);
     EXPECT_STREQ(spec, spec2);
@@ -724,24 +725,149 @@ TEST(Table, DiscoveryOneLeafAndBadSettings) {
     std::vector<int> leaf(4, -1);
     char spec[512] = "x";
     // one node with a flat inside: every order costs the same
-    ASSERT_EQ(rankmap_table_discover(4, nullptr, 0, "single_node=flat", 0, spec, sizeof(spec),
+    ASSERT_EQ(rankmap_table_discover(4, nullptr, 0, "single_node=flat", nullptr, 0, nullptr, 0, spec, sizeof(spec),
                                      leaf.data(), nullptr, 0),
               RANKMAP_OK)
         << rankmap_last_error();
     EXPECT_STREQ(spec, "");
-    EXPECT_EQ(rankmap_table_discover(4, nullptr, -3, "", 0, spec, sizeof(spec), leaf.data(), nullptr, 0),
+    EXPECT_EQ(rankmap_table_discover(4, nullptr, -3, "", nullptr, 0, nullptr, 0, spec, sizeof(spec), leaf.data(), nullptr, 0),
               RANKMAP_ERR_INVALID);
     EXPECT_NE(std::strstr(rankmap_last_error(), "MPIR_CVAR_RANKMAP_NODE_SIZE=-3: must be >= 0"), nullptr);
-    EXPECT_NE(rankmap_table_discover(4, nullptr, 2, "tiers=gpu", 0, spec, sizeof(spec), leaf.data(),
+    EXPECT_NE(rankmap_table_discover(4, nullptr, 2, "tiers=gpu", nullptr, 0, nullptr, 0, spec, sizeof(spec), leaf.data(),
                                      nullptr, 0),
               RANKMAP_OK);
     EXPECT_NE(std::strstr(rankmap_last_error(), "MPIR_CVAR_RANKMAP_DISCOVER=\"tiers=gpu\""), nullptr)
         << rankmap_last_error();
     char tiny[8];
     std::vector<int> leaf16(16, -1);
-    EXPECT_NE(rankmap_table_discover(16, nullptr, 8, "hwloc=synthetic:pack:2 core:4 pu:1", 0, tiny,
+    EXPECT_NE(rankmap_table_discover(16, nullptr, 8, "hwloc=synthetic:pack:2 core:4 pu:1", nullptr, 0, nullptr, 0, tiny,
                                      sizeof(tiny), leaf16.data(), nullptr, 0),
               RANKMAP_OK);
+}
+
+// Slurm's SLURM_TOPOLOGY_ADDR of every process, set by hand: 8 nodes of 2
+// processes (MPIR_CVAR_RANKMAP_NODE_SIZE=2) under two leaf switches of one
+// top switch, nodes 0,1,4,5 on s0 and 2,3,6,7 on s1.
+struct SlurmJob {
+    static constexpr int n = 16;
+    std::vector<char> addrs = std::vector<char>(static_cast<size_t>(n) * RANKMAP_SWITCH_ADDR_MAX, 0);
+    void set(int p, const std::string &a) {
+        std::snprintf(&addrs[static_cast<size_t>(p) * RANKMAP_SWITCH_ADDR_MAX], RANKMAP_SWITCH_ADDR_MAX, "%s",
+                      a.c_str());
+    }
+    SlurmJob() {
+        for (int p = 0; p < n; ++p) {
+            const int node = p / 2;
+            set(p, "top.s" + std::to_string((node / 2) % 2) + ".n" + std::to_string(node));
+        }
+    }
+    int discover(const char *pattern, std::string &spec, std::vector<int> &leaf, std::string &said) {
+        char buf[512], source[256];
+        leaf.assign(n, -1);
+        testing::internal::CaptureStderr();
+        const int rc = rankmap_table_discover(n, nullptr, 2, "hwloc=synthetic:core:2 pu:1", addrs.data(),
+                                              RANKMAP_SWITCH_ADDR_MAX, pattern, 0, buf, sizeof(buf), leaf.data(),
+                                              source, sizeof(source));
+        said = testing::internal::GetCapturedStderr();
+        spec = buf;
+        return rc;
+    }
+};
+
+TEST(Table, SlurmSwitchesGoAboveTheNodes) {
+    SlurmJob job;
+    std::string spec, said;
+    std::vector<int> leaf;
+    ASSERT_EQ(job.discover("switch.switch.node", spec, leaf, said), RANKMAP_OK) << rankmap_last_error();
+    EXPECT_EQ(said, "");
+    // the top switch holds every node and is left out; a full-bisection fat
+    // tree of 2 leaf switches x 4 nodes x 2 cores
+    EXPECT_EQ(spec.compare(0, 12, "tree:2x4x2:c"), 0) << spec;
+    EXPECT_NE(spec.find(":up=4"), std::string::npos) << spec;
+    rankmap_topology_t topo = nullptr;
+    ASSERT_EQ(rankmap_topology_parse(spec.c_str(), &topo), RANKMAP_OK) << spec << ": " << rankmap_last_error();
+    EXPECT_TRUE(is_permutation_of_nodes(leaf, 16));
+    // nodes keep their order inside a switch: s0 holds nodes 0,1,4,5, s1 2,3,6,7
+    const int slot_of_node[8] = {0, 1, 0, 1, 2, 3, 2, 3};
+    for (int r = 0; r < SlurmJob::n; ++r) {
+        int c[RANKMAP_MAX_DIMS];
+        rankmap_topology_coords(topo, leaf[r], c);
+        const int node = r / 2;
+        EXPECT_EQ(c[0], (node / 2) % 2) << "rank " << r;
+        EXPECT_EQ(c[1], slot_of_node[node]) << "rank " << r;
+        EXPECT_EQ(c[2], r % 2) << "rank " << r;
+    }
+    // crossing switches costs more than crossing nodes under one switch
+    double same = 0, across = 0;
+    rankmap_topology_distance(topo, leaf[0], leaf[8], &same);    // nodes 0 and 4, both on s0
+    rankmap_topology_distance(topo, leaf[0], leaf[4], &across);  // nodes 0 and 2
+    EXPECT_GT(across, same);
+    rankmap_topology_free(topo);
+
+    // without the switches: the nodes alone, as before
+    std::string plain;
+    char buf[512];
+    std::vector<int> leaf0(SlurmJob::n, -1);
+    ASSERT_EQ(rankmap_table_discover(SlurmJob::n, nullptr, 2, "hwloc=synthetic:core:2 pu:1", nullptr, 0, nullptr, 0,
+                                     buf, sizeof(buf), leaf0.data(), nullptr, 0),
+              RANKMAP_OK);
+    plain = buf;
+    EXPECT_EQ(plain.compare(0, 9, "tree:8x2:"), 0) << plain;
+
+    // one leaf switch for the whole job: nothing to add, no warning
+    SlurmJob one;
+    for (int p = 0; p < SlurmJob::n; ++p) one.set(p, "top.s0.n" + std::to_string(p / 2));
+    ASSERT_EQ(one.discover("switch.switch.node", spec, leaf, said), RANKMAP_OK);
+    EXPECT_EQ(spec, plain);
+    EXPECT_EQ(said, "");
+    EXPECT_EQ(leaf, leaf0);
+}
+
+TEST(Table, BadSlurmAddressesWarnAndKeepTheNodes) {
+    std::string plain;
+    {
+        char buf[512];
+        std::vector<int> l(SlurmJob::n);
+        ASSERT_EQ(rankmap_table_discover(SlurmJob::n, nullptr, 2, "hwloc=synthetic:core:2 pu:1", nullptr, 0,
+                                         nullptr, 0, buf, sizeof(buf), l.data(), nullptr, 0),
+                  RANKMAP_OK);
+        plain = buf;
+    }
+    struct Case {
+        const char *what;
+        std::function<void(SlurmJob &)> spoil;
+        const char *pattern;
+        const char *expect;
+    };
+    const std::vector<Case> cases = {
+        {"one process without", [](SlurmJob &j) { j.set(5, ""); }, "switch.switch.node",
+         "SLURM_TOPOLOGY_ADDR is set for 15 of 16 processes"},
+        {"pattern", [](SlurmJob &) {}, "node.switch", "SLURM_TOPOLOGY_ADDR_PATTERN=\"node.switch\""},
+        {"pattern length", [](SlurmJob &) {}, "switch.node", "does not match SLURM_TOPOLOGY_ADDR_PATTERN"},
+        {"one node, two switches", [](SlurmJob &j) { j.set(1, "top.s1.n0"); }, "switch.switch.node",
+         "the processes of one node report different SLURM_TOPOLOGY_ADDR"},
+        {"uneven", [](SlurmJob &j) { j.set(4, "top.s0.n2"), j.set(5, "top.s0.n2"); }, "switch.switch.node",
+         "spread unevenly over the leaf switches (5,3 per group)"},
+        {"empty name", [](SlurmJob &j) { j.set(0, "top..n0"), j.set(1, "top..n0"); }, "switch.switch.node",
+         "has an empty name"},
+        {"too long",
+         [](SlurmJob &j) {
+             for (int p = 0; p < SlurmJob::n; ++p)
+                 std::memset(&j.addrs[static_cast<size_t>(p) * RANKMAP_SWITCH_ADDR_MAX], 'a', RANKMAP_SWITCH_ADDR_MAX);
+         },
+         "switch.switch.node", "is longer than 255 characters"},
+    };
+    for (const Case &c : cases) {
+        SlurmJob job;
+        c.spoil(job);
+        std::string spec, said;
+        std::vector<int> leaf;
+        ASSERT_EQ(job.discover(c.pattern, spec, leaf, said), RANKMAP_OK) << c.what << ": " << rankmap_last_error();
+        EXPECT_EQ(spec, plain) << c.what;
+        EXPECT_NE(said.find("rankmap: warning: "), std::string::npos) << c.what << ": " << said;
+        EXPECT_NE(said.find(c.expect), std::string::npos) << c.what << ": " << said;
+        EXPECT_EQ(std::count(said.begin(), said.end(), '\n'), 1) << c.what << ": " << said;
+    }
 }
 
 TEST(Table, DigestTellsTablesApart) {
