@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -210,13 +211,14 @@ std::string add_switches(int nprocs, const char *addrs, size_t stride, const cha
     for (size_t k = 0; k <= S; ++k) {
         // children of each group at level k: switch names (k < S) or the nodes (k == S)
         std::vector<std::vector<std::string>> names(static_cast<size_t>(groups));
+        std::vector<std::unordered_map<std::string, int>> index(static_cast<size_t>(groups));
         std::vector<int> child(static_cast<size_t>(nnodes));
         for (int n = 0; n < nnodes; ++n) {
-            auto &nm = names[static_cast<size_t>(pos[static_cast<size_t>(n)])];
+            const auto g = static_cast<size_t>(pos[static_cast<size_t>(n)]);
             const std::string key = k < S ? sw[static_cast<size_t>(n)][k] : std::to_string(n);
-            auto it = std::find(nm.begin(), nm.end(), key);
-            child[static_cast<size_t>(n)] = static_cast<int>(it - nm.begin());
-            if (it == nm.end()) nm.push_back(key);
+            auto it = index[g].emplace(key, static_cast<int>(names[g].size())).first;
+            if (it->second == static_cast<int>(names[g].size())) names[g].push_back(key);
+            child[static_cast<size_t>(n)] = it->second;
         }
         const size_t a = names[0].size();
         for (auto &nm : names)
@@ -357,8 +359,12 @@ extern "C" int rankmap_table_discover(int nprocs, const int *node_of_proc, int n
     int rc = nleaves > 1 ? tree_spec(topo, nprocs, node_of_rank, s) : RANKMAP_OK;
     rankmap_topology_free(topo);
     if (rc != RANKMAP_OK) return rc;
+    // one node: discovery's tree has no node tier, and no switch sits inside a node
+    int nodes = 1;
+    for (int p = 0; p < nprocs; ++p) nodes = std::max(nodes, node_of_proc[p] + 1);
+    if (node_size > 0) nodes = (nprocs + node_size - 1) / node_size;
     std::string switches;
-    if (switch_addrs && addr_stride > 0 && !s.empty()) {
+    if (switch_addrs && addr_stride > 0 && !s.empty() && nodes > 1) {
         std::vector<int> leaf(node_of_rank, node_of_rank + nprocs);
         std::string with = s;
         const std::string why = add_switches(nprocs, switch_addrs, addr_stride, addr_pattern, with, leaf, switches);
