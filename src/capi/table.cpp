@@ -127,6 +127,7 @@ int tree_spec(rankmap_topology_t topo, int nprocs, const int *leaf, std::string 
 // keep their order inside a leaf switch and switches are numbered by their
 // first node, so block order stays block order.  Returns "" on success or
 // when nobody has an address; otherwise why the switches are left out.
+constexpr size_t kMaxTreeTiers = 6;  // the tree model's limit (topology strings)
 constexpr double kSwitchCost = 10;  // as the fat-tree section's machines (bench/simgrid --fattree: cost=100,10,1)
 
 std::string add_switches(int nprocs, const char *addrs, size_t stride, const char *pattern, std::string &spec,
@@ -244,6 +245,10 @@ std::string add_switches(int nprocs, const char *addrs, size_t stride, const cha
         what = ", one switch";
         return "";
     }
+    if (kept.size() + dparts.size() > kMaxTreeTiers)
+        return "the " + std::to_string(kept.size()) + " switch tiers and the " + std::to_string(dparts.size()) +
+               " tiers of " + spec + " are more than " + std::to_string(kMaxTreeTiers) +
+               " (MPIR_CVAR_RANKMAP_DISCOVER=tiers=... keeps fewer inside a node)";
     std::vector<int> newnode(static_cast<size_t>(nnodes), 0);
     for (int n = 0; n < nnodes; ++n) {
         int v = 0;

@@ -870,6 +870,33 @@ TEST(Table, BadSlurmAddressesWarnAndKeepTheNodes) {
     }
 }
 
+TEST(Table, SlurmSwitchesBeyondTheTreesTiersWarn) {
+    // 64 processes, 8 per node on pack:2 numa:2 core:2 (node, package, NUMA
+    // and core tiers) under three branching switch levels: 7 tiers, one more
+    // than a tree holds.
+    const int n = 64;
+    std::vector<char> addrs(static_cast<size_t>(n) * RANKMAP_SWITCH_ADDR_MAX, 0);
+    for (int p = 0; p < n; ++p) {
+        const int node = p / 8;
+        std::snprintf(&addrs[static_cast<size_t>(p) * RANKMAP_SWITCH_ADDR_MAX], RANKMAP_SWITCH_ADDR_MAX,
+                      "a%d.b%d.c%d.n%d", node / 4, (node / 2) % 2, node % 2, node);
+    }
+    std::vector<int> leaf(n, -1);
+    char spec[512];
+    testing::internal::CaptureStderr();
+    ASSERT_EQ(rankmap_table_discover(n, nullptr, 8, "hwloc=synthetic:pack:2 numa:2 core:2 pu:1", addrs.data(),
+                                     RANKMAP_SWITCH_ADDR_MAX, "switch.switch.switch.node", 0, spec, sizeof(spec),
+                                     leaf.data(), nullptr, 0),
+              RANKMAP_OK)
+        << rankmap_last_error();
+    const std::string said = testing::internal::GetCapturedStderr();
+    EXPECT_NE(said.find("are more than 6"), std::string::npos) << said;
+    EXPECT_EQ(std::string(spec).compare(0, 7, "tree:8x"), 0) << spec;  // the nodes alone
+    rankmap_topology_t topo = nullptr;
+    EXPECT_EQ(rankmap_topology_parse(spec, &topo), RANKMAP_OK) << spec;
+    rankmap_topology_free(topo);
+}
+
 TEST(Table, DigestTellsTablesApart) {
     Table a("torus:2x2x2", "random:5", 8), b("torus:2x2x2", "random:5", 8), c("torus:2x2x2", "random:6", 8),
         d("torus:2x2x4", "random:5", 8);
