@@ -137,10 +137,10 @@ std::string add_switches(int nprocs, const char *addrs, size_t stride, const cha
     for (int p = 0; p < nprocs; ++p) have += addrs[static_cast<size_t>(p) * stride] != '\0';
     if (have == 0) return "";
     if (have < nprocs) return var + " is set for " + std::to_string(have) + " of " + std::to_string(nprocs) + " processes";
-    auto split = [](const std::string &x) {
+    auto split = [](const std::string &x, char sep) {
         std::vector<std::string> out(1);
         for (char c : x) {
-            if (c == '.')
+            if (c == sep)
                 out.emplace_back();
             else
                 out.back().push_back(c);
@@ -148,7 +148,7 @@ std::string add_switches(int nprocs, const char *addrs, size_t stride, const cha
         return out;
     };
     const std::string pat = pattern ? pattern : "";
-    const std::vector<std::string> kinds = split(pat);
+    const std::vector<std::string> kinds = split(pat, '.');
     size_t S = 0;
     while (S < kinds.size() && kinds[S] == "switch") ++S;
     if (pat.empty() || S == 0 || S + 1 != kinds.size() || kinds.back() != "node")
@@ -160,17 +160,7 @@ std::string add_switches(int nprocs, const char *addrs, size_t stride, const cha
     std::string costs_txt = cpos == std::string::npos ? "" : spec.substr(cpos + 6);
     std::string slots_txt;
     if (auto k = costs_txt.find(':'); k != std::string::npos) slots_txt = costs_txt.substr(k), costs_txt.resize(k);
-    std::vector<std::string> dparts;
-    {
-        std::string cur;
-        for (char c : dims_txt) {
-            if (c == 'x')
-                dparts.push_back(cur), cur.clear();
-            else
-                cur.push_back(c);
-        }
-        dparts.push_back(cur);
-    }
+    const std::vector<std::string> dparts = split(dims_txt, 'x');
     const int nnodes = std::atoi(dparts[0].c_str());
     long inner = 1;
     for (size_t k = 1; k < dparts.size(); ++k) inner *= std::atol(dparts[k].c_str());
@@ -184,7 +174,7 @@ std::string add_switches(int nprocs, const char *addrs, size_t stride, const cha
         const char *a = addrs + static_cast<size_t>(p) * stride;
         const std::string addr(a, strnlen(a, stride));
         if (addr.size() >= stride) return var + " of process " + std::to_string(p) + " is longer than " + std::to_string(stride - 1) + " characters";
-        std::vector<std::string> parts = split(addr);
+        std::vector<std::string> parts = split(addr, '.');
         if (parts.size() != S + 1)
             return var + "=\"" + addr + "\" (process " + std::to_string(p) + ") does not match " + var + "_PATTERN=\"" + pat + "\"";
         for (auto &x : parts)
