@@ -243,7 +243,7 @@ double drain_seconds(const std::vector<std::vector<int>> &links_of, std::vector<
     std::vector<double> scale(L);   // users at the start of a filling
     size_t nlive = 0, next = 0;
     double t = 0;
-    using Entry = std::pair<double, std::pair<unsigned, int>>;  // share, (unused, link)
+    using Entry = std::pair<double, int>;  // share, link
     while (nlive > 0 || next < F) {
         if (nlive == 0) t = std::max(t, start[order[next]]);
         for (; next < F && start[order[next]] <= t; ++next) live[order[next]] = 1, ++nlive;
@@ -254,7 +254,7 @@ double drain_seconds(const std::vector<std::vector<int>> &links_of, std::vector<
                 if (live[static_cast<size_t>(f)]) users[c] += 1 / penalty[static_cast<size_t>(f)];
             scale[c] = users[c];
             left[c] = cap[c];
-            if (users[c] > 0) heap.push({left[c] / users[c], {0u, static_cast<int>(c)}});
+            if (users[c] > 0) heap.push({left[c] / users[c], static_cast<int>(c)});
         }
         std::fill(fixed.begin(), fixed.end(), 0);
         // A link's share only grows as messages on it are fixed by other
@@ -263,7 +263,7 @@ double drain_seconds(const std::vector<std::vector<int>> &links_of, std::vector<
         while (!heap.empty()) {
             const Entry top = heap.top();
             heap.pop();
-            const auto c = static_cast<size_t>(top.second.second);
+            const auto c = static_cast<size_t>(top.second);
             if (users[c] <= 1e-9 * scale[c]) continue;
             const double share = std::max(0.0, left[c]) / users[c];
             if (share > top.first * (1 + 1e-12) + 1e-300) {
