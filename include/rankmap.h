@@ -143,10 +143,13 @@ int rankmap_graph_ntasks(rankmap_graph_t graph, int *ntasks);
 
 /* ---- mapping ------------------------------------------------------------- */
 typedef struct rankmap_options {
-    const char *algorithm; /* "auto" (default when NULL), "identity", "random",
-                              "greedy", "anneal", "dc-anneal", "kl",
-                              "cart", "hier" (tree machines), "scotch" if built
-                              with Scotch, ...                         */
+    const char *algorithm; /* "auto" (default when NULL): the "fast"
+                              strategy, or a "quality" mapping of the
+                              same job from the cache; "fast", "quality",
+                              "identity", "random", "greedy", "anneal",
+                              "dc-anneal", "kl", "cart", "hier" (tree
+                              machines), "scotch" if built with Scotch,
+                              "congestion"                              */
     uint64_t seed;         /* same seed, same mapping                       */
     double time_limit;     /* seconds for the whole call, <= 0: default     */
     int verbose;           /* 0 quiet, 1 summary on stderr, 2 progress      */

@@ -214,7 +214,11 @@ int rankmap_map(rankmap_topology_t topo, rankmap_graph_t graph, const rankmap_op
         const rankmap_options &o = opts ? *opts : defaults;
         const auto &g = graph->g;
         const auto &t = *topo->t;
-        auto alg = rankmap::parse_algorithm(o.algorithm ? o.algorithm : "auto");
+        const std::string requested = o.algorithm ? o.algorithm : "auto";
+        // "auto" inside an MPI call is the fast strategy, taking a quality
+        // mapping from the cache when one was computed ahead.
+        const bool in_call_auto = requested == "auto";
+        auto alg = in_call_auto ? rankmap::Algorithm::Fast : rankmap::parse_algorithm(requested);
         rankmap::Options mo;
         mo.seed = o.seed;
         mo.time_limit = o.time_limit;
@@ -236,8 +240,9 @@ int rankmap_map(rankmap_topology_t topo, rankmap_graph_t graph, const rankmap_op
         }
         const std::string dir = o.cache_dir ? o.cache_dir : rankmap::cache_dir_from_env();
         auto warn = [](const std::string &m) { std::fprintf(stderr, "rankmap: warning: %s\n", m.c_str()); };
-        auto r = rankmap::map_with_cache(g, t, alg, mo, grid, dir, nullptr, nullptr, warn);
-        if (!graph->alltoall.empty() && alg == rankmap::Algorithm::Auto)
+        auto r = rankmap::map_with_cache(g, t, alg, mo, grid, dir, nullptr, nullptr, warn,
+                                         in_call_auto ? std::optional(rankmap::Algorithm::Auto) : std::nullopt);
+        if (!graph->alltoall.empty() && (alg == rankmap::Algorithm::Auto || alg == rankmap::Algorithm::Fast))
             // grid lines that do all-to-all: the model picks among the
             // mapper's placement and the mirrored blocks (map/transpose.hpp)
             rankmap::prefer_for_alltoall(g, t, graph->grid_dims, graph->grid_alltoall, graph->alltoall, r.entry.place,

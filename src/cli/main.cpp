@@ -66,7 +66,9 @@ const char *kUsage =
     "topologies: torus:8x8x8  mesh:8x4x4  torus:8x8x8x2:local=0.5  tree:4x2x8:cost=100,10,1\n"
     "            tree:4x4x8:cost=100,10,1:up=4 (fat tree: uplinks per switch)  file:PATH\n"
     "            options :metric=hops|dim|euclid  :slots=K (tasks per node)\n"
-    "algorithms: auto (default), identity, random, order, cart, greedy, anneal, dc-anneal, kl, scotch,\n            hier (trees), congestion (auto + busiest-link refinement)\n";
+    "algorithms: auto (default; the quality strategy), quality, fast (the in-call default), identity,\n"
+    "            random, order, cart, greedy, anneal, dc-anneal, kl, scotch, hier (trees),\n"
+    "            congestion (auto + busiest-link refinement)\n";
 
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -515,7 +517,7 @@ int cmd_map(const Args &a) {
         m = decide_as_in_call(a, *topo, g, o, cache_dir, extras);
     } else {
         m = map_with_cache(g, *topo, alg, o, grid, cache_dir, a.has("trace") ? &trace : nullptr, progress, warn);
-        if (!a2a.dims.empty() && !a2a.groups.empty() && alg == Algorithm::Auto)  // a grid with the hint, as rankmap_map()
+        if (!a2a.dims.empty() && !a2a.groups.empty() && (alg == Algorithm::Auto || alg == Algorithm::Fast))  // a grid with the hint, as rankmap_map()
             prefer_for_alltoall(g, *topo, a2a.dims, a2a.alltoall, a2a.groups, m.entry.place, m.entry.report,
                                 m.entry.algorithm);
         apply_guard(a, g, *topo, o, grid, warn, m, extras, a2a.groups);

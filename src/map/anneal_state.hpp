@@ -340,8 +340,10 @@ struct AnnealParams {
 void anneal_tasks(PlacementState &st, const std::vector<int> &movable, const NearNodes &near,
                   const AnnealParams &ap, Rng &rng, const Deadline &dl);
 
-// Kernighan-Lin pair-exchange passes on `st` (all placed tasks movable).
-void kl_passes(PlacementState &st, const NearNodes &near, const Deadline &dl);
+// Kernighan-Lin pair-exchange passes on `st` (all placed tasks movable):
+// until a pass gains nothing, the deadline, or max_passes passes (0:
+// KlContext::max_passes).
+void kl_passes(PlacementState &st, const NearNodes &near, const Deadline &dl, int max_passes = 0);
 
 // Divide-and-conquer mapper that also reports the sizes of the subgraphs
 // it annealed, in order (for the tests).

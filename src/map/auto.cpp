@@ -1,15 +1,17 @@
 // auto.cpp -- the default mapper: combines the structured and the general
 // methods within a time budget and keeps the placement with the lowest F.
-// Its numbers are an AutoContext (tuning.hpp; auto_preset by size,
-// auto_link_load_preset for congestion's starts), documented in
-// doc/tuning.md.  The steps, in the order AutoRun::run takes them:
+// Its numbers are an AutoContext (tuning.hpp; auto_preset by size for the
+// quality strategy, auto_fast_preset for the fast one, auto_link_load_preset
+// for congestion's starts), documented in doc/tuning.md.  The steps, in the
+// order AutoRun::run takes them:
 //
 //   1. Structured candidate: when the tasks form a Cartesian grid (given in
 //      Problem::grid, or found by recognize_grid in the symmetrized graph
 //      even with scrambled labels), best_grid_embedding's placement
 //      (seed 001 permutations, folds, Gray code ...).  If it reaches F_min
 //      it is optimal and returned at once; otherwise Kernighan-Lin polishes
-//      it and it stays a candidate.  On a tree topology the node-aware
+//      it and it stays a candidate -- or ends auto when within the
+//      context's accepted ratio of F_min (the fast strategy).  On a tree topology the node-aware
 //      block map (hier_grid.cpp) is a candidate too.
 //   2. Trees: the hierarchy mapper's general path (hier.cpp: top-down
 //      multisection along the tiers and Scotch's tleaf map as starts,
@@ -17,8 +19,11 @@
 //      Kernighan-Lin), and auto ends there.
 //   3. Every other topology: starts are the seed 000 greedy map, the
 //      recursive co-bisection map (anneal_bisect.cpp), the graph-drawing
-//      map (geometric.cpp) and, when built with Scotch, Scotch's map.
-//   4. Rank-ordered band graphs on a torus with one task per node (task t
+//      map (geometric.cpp) and, when built with Scotch, Scotch's map
+//      (co-bisection and Scotch up to a size set by the context: they cost
+//      seconds at 65,536 tasks).
+//   4. Rank-ordered band graphs on a torus with one task per node (unless
+//      the context turns the band search off; task t
 //      talks to t +- d for a few fixed offsets d, weights repeating along
 //      the ranks): the translation-periodic embedding of band.cpp,
 //      KL-polished, is one more candidate.  When it beats every start the
@@ -26,10 +31,12 @@
 //      search the rest: on such graphs the chains end well above the band
 //      result, so the work goes where it pays.
 //   5. The best start is annealed hot (seed 000 schedule, one chain over
-//      all tasks), the best non-greedy start -- the geometric one when its
-//      F is close to the best -- is annealed cold (a few % initial
-//      acceptance: it keeps its large-scale layout and repairs the local
-//      one), and Kernighan-Lin pair exchange (seed 002) polishes both.
+//      all tasks; the geometric start instead when the context says so),
+//      the best non-greedy start -- the geometric one when its F is close
+//      to the best -- is annealed cold (a few % initial acceptance: it keeps
+//      its large-scale layout and repairs the local one; no cold chain when
+//      its share is 0), and Kernighan-Lin pair exchange (seed 002) polishes
+//      both (a bounded number of passes when the context says so).
 //
 // Budget: Options::time_limit when set; otherwise a default that grows
 // with N, interpolated log-log through AutoContext::budget_tasks /
@@ -109,9 +116,12 @@ private:
             bestF_ = f;
         }
     }
-    void add_start(std::vector<int> &&pl) {
+    void add_start(const char *name, std::vector<int> &&pl) {
         if (pl.size() != static_cast<size_t>(N_)) return;
         double f = F_of(p_, pl);
+        if (p_.progress)
+            p_.progress(std::string("auto: start ") + name + " F/F_min " + std::to_string(f / p_.f_min) + " at " +
+                        std::to_string(dl_.elapsed()) + " s");
         starts_.push_back({f, std::move(pl)});
     }
     // Proposals per task for a chain given `share` of the nominal work.
@@ -172,6 +182,10 @@ bool AutoRun::structured_candidate() {
             kl_refine(p_, pol, dl_.share(c_.structured_kl_share));
             offer(std::move(pol));
         }
+        if (!best_.empty() && c_.structured_accept > 1.0 && bestF_ <= c_.structured_accept * p_.f_min) {
+            if (p_.progress) p_.progress("auto: the structured candidate is within the accepted ratio of F_min");
+            return true;
+        }
     } catch (const Error &) {
         // No structured embedding for this grid/topology: general path only.
     }
@@ -199,7 +213,8 @@ void AutoRun::general_starts() {
     speed_ = c_.evals_per_second / (1.0 + N_ / c_.cache_tasks);
     props_ = speed_ * budget_ / (c_.evals_per_degree * degsum + c_.evals_per_proposal);
     greedy_ = map_greedy(p_);
-    if (!dl_.expired()) add_start(bisection_map(p_, p_.opt.seed));
+    if (!dl_.expired() && N_ <= c_.bisection_start_max_tasks)
+        add_start("co-bisection", bisection_map(p_, p_.opt.seed));
     if (!dl_.expired()) {
         std::string why;
         Problem q = p_;
@@ -207,11 +222,11 @@ void AutoRun::general_starts() {
         geo_ = geometric_map(q, p_.opt.seed, &why);
         if (geo_.empty() && p_.progress) p_.progress("auto: no geometric start (" + why + ")");
         if (!geo_.empty()) geoF_ = F_of(p_, geo_);
-        add_start(std::vector<int>(geo_));
+        add_start("geometric", std::vector<int>(geo_));
     }
-    if (!dl_.expired()) {
+    if (!dl_.expired() && N_ <= c_.scotch_start_max_tasks) {
         try {
-            add_start(map_scotch(p_));
+            add_start("scotch", map_scotch(p_));
         } catch (const Error &) {
             // built without Scotch, or Scotch declined: fine.
         }
@@ -234,6 +249,7 @@ void AutoRun::choose_chain_starts() {
                       : &best_start;
     fgreedy_ = F_of(p_, greedy_);
     hot_start_ = (starts_.empty() || fgreedy_ <= starts_[0].first) ? &greedy_ : &best_start;
+    if (c_.hot_from_geometric && !geo_.empty()) hot_start_ = &geo_;
 }
 
 // 3. Rank-ordered band graphs on a torus: the translation-periodic
@@ -243,7 +259,7 @@ void AutoRun::choose_chain_starts() {
 // phase 1's best translations, gets the saved work and more.  Decided by
 // F, not by the clock.
 void AutoRun::band_candidates() {
-    if (dl_.expired()) return;
+    if (dl_.expired() || !c_.band_search) return;
     std::string why;
     Problem q = p_;
     q.deadline = dl_.share(c_.band_time_share);
@@ -298,12 +314,12 @@ std::vector<int> AutoRun::anneal_from(const std::vector<int> &pl, bool cold, dou
 void AutoRun::chains() {
     std::vector<int> hot = anneal_from(*hot_start_, false, c_.hot_share * chain_scale_, c_.hot_time_share,
                                        c_.hot_salt);
-    kl_refine(p_, hot, dl_.share(c_.hot_kl_share));
+    kl_refine(p_, hot, dl_.share(c_.hot_kl_share), c_.chain_kl_passes);
     offer(std::move(hot));
-    if (dl_.expired()) return;
+    if (dl_.expired() || c_.cold_share <= 0) return;
     std::vector<int> cold = anneal_from(*cold_start_, true, c_.cold_share * chain_scale_, c_.cold_time_share,
                                         c_.cold_salt);
-    kl_refine(p_, cold, dl_.share(c_.cold_kl_share));
+    kl_refine(p_, cold, dl_.share(c_.cold_kl_share), c_.chain_kl_passes);
     offer(std::move(cold));
 }
 
@@ -312,5 +328,7 @@ void AutoRun::chains() {
 std::vector<int> map_auto(const Problem &p, const AutoContext &ctx) { return AutoRun(p, ctx).run(); }
 
 std::vector<int> map_auto(const Problem &p) { return map_auto(p, auto_preset(p.sym.n())); }
+
+std::vector<int> map_fast(const Problem &p) { return map_auto(p, auto_fast_preset(p.sym.n())); }
 
 } // namespace rankmap

@@ -20,6 +20,7 @@ constexpr NameEntry kNames[] = {
     {Algorithm::Anneal, "anneal"},       {Algorithm::DivideAnneal, "dc-anneal"},
     {Algorithm::KernighanLin, "kl"},     {Algorithm::Scotch, "scotch"},
     {Algorithm::Hier, "hier"},           {Algorithm::Congestion, "congestion"},
+    {Algorithm::Fast, "fast"},           {Algorithm::Auto, "quality"},
 };
 } // namespace
 
@@ -72,6 +73,7 @@ std::vector<int> run_mapper(Algorithm a, const Problem &p) {
     case Algorithm::Scotch: place = map_scotch(p); break;
     case Algorithm::Hier: place = map_hier(p); break;
     case Algorithm::Auto: place = map_auto(p); break;
+    case Algorithm::Fast: place = map_fast(p); break;
     case Algorithm::Congestion: place = map_congestion(p); break;
     }
     try {

@@ -158,21 +158,22 @@ private:
 
 } // namespace
 
-void kl_passes(PlacementState &st, const NearNodes &near, const Deadline &dl) {
+void kl_passes(PlacementState &st, const NearNodes &near, const Deadline &dl, int max_passes) {
     KL kl(st, near);
     const double start = st.energy();
-    for (int pass = 0; pass < kKl.max_passes && !dl.expired(); ++pass) {
+    const int passes = max_passes > 0 ? max_passes : kKl.max_passes;
+    for (int pass = 0; pass < passes && !dl.expired(); ++pass) {
         double gain = kl.pass(dl);
         if (gain <= 1e-9 * std::max(1.0, start)) break;
     }
     st.resync();
 }
 
-void kl_refine(const Problem &p, std::vector<int> &place, const Deadline &dl) {
+void kl_refine(const Problem &p, std::vector<int> &place, const Deadline &dl, int max_passes) {
     PlacementState st(p.sym, p.topo, p.cap, place);
     NearNodes near(p.topo, near_count(p.topo));
     const double before = st.energy();
-    kl_passes(st, near, dl);
+    kl_passes(st, near, dl, max_passes);
     if (st.energy() <= before) place = st.place();
 }
 

@@ -33,7 +33,8 @@ enum class Algorithm {
     Scotch,       // Scotch's SCOTCH_graphMap (peer, if built with Scotch)
     Hier,         // tree topologies: multisection along the tiers + refinement
     Congestion,   // auto, then refined for the busiest link (torus/mesh routes)
-    Auto          // default: combines the above within the time budget
+    Auto,         // the `quality` strategy: combines the above within the time budget
+    Fast          // the `fast` strategy: auto's pipeline with the in-call budgets
 };
 
 // "auto", "identity", ... -> Algorithm; throws naming the bad value and the
@@ -104,6 +105,8 @@ std::vector<int> map_kernighan_lin(const Problem &p);
 std::vector<int> map_scotch(const Problem &p);
 std::vector<int> map_hier(const Problem &p);
 std::vector<int> map_auto(const Problem &p);
+// auto with the fast strategy's settings (tuning.hpp: auto_fast_preset).
+std::vector<int> map_fast(const Problem &p);
 // auto with explicit settings (tuning.hpp: auto_preset, auto_link_load_preset).
 struct AutoContext;
 std::vector<int> map_auto(const Problem &p, const AutoContext &ctx);
@@ -111,9 +114,10 @@ std::vector<int> map_congestion(const Problem &p);
 
 // Refiners used by the composite mappers: improve `place` in place.
 // anneal_refine: Metropolis annealing from a start placement; kl_refine:
-// pair-exchange passes until no gain or the deadline.
+// pair-exchange passes until no gain, the deadline or max_passes passes
+// (0: KlContext::max_passes).
 void anneal_refine(const Problem &p, std::vector<int> &place, const Deadline &dl,
                    bool from_cold = false);
-void kl_refine(const Problem &p, std::vector<int> &place, const Deadline &dl);
+void kl_refine(const Problem &p, std::vector<int> &place, const Deadline &dl, int max_passes = 0);
 
 } // namespace rankmap

@@ -11,6 +11,10 @@ namespace {
 // Size classes of auto.
 constexpr int kSmall = 1024;
 constexpr int kMedium = 4096;
+// Above this size the fast strategy leaves out the starts and searches
+// that cost seconds there (Scotch's map, co-bisection, the band search)
+// and runs one chain from the graph-drawing start (bench/scale).
+constexpr int kFastLarge = 16384;
 // Size classes of congestion (auto's own cost grows with N).
 constexpr int kCongestionMedium = 8192;
 // Size classes of the hierarchy mapper.
@@ -36,6 +40,27 @@ AutoContext auto_preset(int n) {
     c.band_chain_scale = 0.4;
     c.band_phase2_bonus = n <= kMedium ? 0.5 : 0.0;
     c.band_phase2_extra = 0.0;
+    return c;
+}
+
+AutoContext auto_fast_preset(int n) {
+    AutoContext c = auto_preset(n);
+    if (n <= kSmall) return c;
+    // Nominal budgets (auto's work units): 1.6 is auto's own at 1024 tasks;
+    // 3.0 keeps 4096 tasks under 2 s and 30 keeps 65,536 under 15 s on this
+    // project's machine (bench/scale).
+    c.budget_tasks = {1024, 4096, 65536};
+    c.budget_seconds = {1.6, 3.0, 30.0};
+    c.hot_share = 1.0;  // the hot chain from the graph-drawing start does most of the gain
+    c.hot_from_geometric = true;
+    c.cold_share = 0.4;
+    c.structured_accept = 1.1;  // the general path never beat a grid embedding this close (bench/scale stencil)
+    if (n <= kFastLarge) return c;
+    c.scotch_start_max_tasks = kFastLarge;
+    c.bisection_start_max_tasks = kFastLarge;
+    c.band_search = false;
+    c.cold_share = 0;
+    c.chain_kl_passes = 1;  // a full KL takes most of the budget at 65,536 tasks; one pass most of its gain
     return c;
 }
 

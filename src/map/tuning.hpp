@@ -72,11 +72,17 @@ struct AutoContext {
     double min_sweeps = 30;            // chain length at least (proposals per task)
     double max_sweeps = 5000;          // chain length at most (proposals per task)
     double structured_kl_share = 0.1;  // deadline share of KL on the structured candidate
+    double structured_accept = 1.0;    // the structured candidate ends auto when its F <= this x F_min
     double geometric_share = 0.3;      // deadline share of the graph-drawing start
     double geometric_cold_margin = 1.1;  // geometric start goes cold when its F <= this x the best start's
     double hot_share = 0.4;            // hot chain's work (x nominal budget)
     double cold_share = 0.9;           // cold chain's work (x nominal budget)
     double cold_acceptance = 0.04;     // cold chain's initial acceptance (fraction)
+    int scotch_start_max_tasks = 1 << 30;  // Scotch's map is a start up to this many tasks (it costs ~17 s at 65,536)
+    int bisection_start_max_tasks = 1 << 30;  // the co-bisection map is a start up to this many tasks (~2.4 s at 65,536)
+    bool hot_from_geometric = false;   // hot chain from the graph-drawing start when there is one (else the best start)
+    int chain_kl_passes = 0;           // KL passes after each chain at most (0: until a pass gains nothing)
+    bool band_search = true;           // rank-ordered band graphs get the band search (step 3)
     double hot_time_share = 0.5;       // deadline share of the hot chain
     double hot_kl_share = 0.2;         // deadline share of KL after the hot chain
     double cold_time_share = 0.85;     // deadline share of the cold chain
@@ -191,6 +197,10 @@ AnnealContext anneal_preset();
 BandContext band_preset();
 // auto's F-tuned settings for N tasks.
 AutoContext auto_preset(int n);
+// The fast strategy's settings for N tasks: auto_preset up to 1024 tasks;
+// above, budgets that keep the mapping within seconds (bench/mapping
+// --scale) and only the starts and chains that pay at that size.
+AutoContext auto_fast_preset(int n);
 // auto's settings for congestion's starts: the link-load band search
 // (uniform partner draw, every translation, the full cooling, the smaller
 // work shares), whose placements carry lighter busiest links.

@@ -74,7 +74,9 @@ void cache_store(const std::string &dir, const CacheKey &key, const Topology &to
 // `dir` or run the mapper, then store the result.  dir "" = no cache.  A
 // bad entry or a failed store is a warning, never an error.  With `trace`
 // the cache is not consulted (a trace needs the annealing to run) but the
-// result is stored.
+// result is stored.  With `offline` set, that strategy's entry (a mapping
+// computed ahead with `rankmap map`, e.g. quality) is looked up before
+// alg's own: the in-call fast strategy takes it when it is there.
 struct CachedMapping {
     CacheEntry entry;
     bool hit = false;
@@ -84,6 +86,6 @@ struct CachedMapping {
 CachedMapping map_with_cache(const Graph &g, const Topology &topo, Algorithm alg, const Options &opt,
                              const std::optional<CartGrid> &grid, const std::string &dir,
                              std::vector<TracePoint> *trace, const std::function<void(const std::string &)> &progress,
-                             const CacheWarn &warn);
+                             const CacheWarn &warn, std::optional<Algorithm> offline = std::nullopt);
 
 } // namespace rankmap

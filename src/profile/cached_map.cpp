@@ -10,11 +10,21 @@ namespace rankmap {
 CachedMapping map_with_cache(const Graph &g, const Topology &topo, Algorithm alg, const Options &opt,
                              const std::optional<CartGrid> &grid, const std::string &dir,
                              std::vector<TracePoint> *trace, const std::function<void(const std::string &)> &progress,
-                             const CacheWarn &warn) {
+                             const CacheWarn &warn, std::optional<Algorithm> offline) {
     CachedMapping r;
     Deadline clock(0);
     CacheKey key;
     if (!dir.empty()) {
+        if (offline && *offline != alg && !trace) {
+            CacheKey ok = cache_key(g, topo, algorithm_name(*offline), opt, grid);
+            if (auto e = cache_load(dir, ok, g, topo, warn)) {
+                r.entry = std::move(*e);
+                r.hit = true;
+                r.path = cache_path(dir, ok);
+                r.seconds = clock.elapsed();
+                return r;
+            }
+        }
         key = cache_key(g, topo, algorithm_name(alg), opt, grid);
         r.path = cache_path(dir, key);
         if (!trace) {

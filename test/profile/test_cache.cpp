@@ -296,3 +296,46 @@ TEST_F(TheWisdomCache, IsUsedByTheCApiThroughCacheDirAndTheEnvironment) {
     rankmap_graph_free(g);
     rankmap_topology_free(t);
 }
+
+// The in-call default ("auto" through the C API) is the fast strategy, but a
+// quality mapping of the same job computed ahead (`rankmap map`, whose
+// default is quality) is taken from the cache first.
+TEST_F(TheWisdomCache, TheInCallDefaultTakesAQualityMappingComputedAhead) {
+    rankmap_topology_t t = nullptr;
+    rankmap_graph_t g = nullptr;
+    ASSERT_EQ(rankmap_topology_parse("torus:4x4x4", &t), RANKMAP_OK);
+    std::vector<int> src, dst;
+    for (int i = 0; i < 64; ++i) src.push_back(i), dst.push_back((i * 7 + 1) % 64);
+    ASSERT_EQ(rankmap_graph_create(64, 64, src.data(), dst.data(), nullptr, &g), RANKMAP_OK);
+    rankmap_options o;
+    rankmap_options_init(&o);
+    EXPECT_STREQ(o.algorithm, "auto");
+    o.cache_dir = dir.c_str();
+    std::vector<int> p(64);
+    rankmap_report r;
+    ASSERT_EQ(rankmap_map(t, g, &o, p.data(), &r), RANKMAP_OK) << rankmap_last_error();
+    EXPECT_STREQ(r.algorithm, "fast");  // nothing computed ahead: fast, stored under its own name
+    EXPECT_EQ(count_files(dir), 1);
+
+    // The same job mapped ahead with the quality strategy, as `rankmap map` does.
+    std::vector<Edge> es;
+    for (int i = 0; i < 64; ++i) es.push_back({src[i], dst[i], 1.0});
+    Graph same = Graph::from_edges(64, es);
+    Options mo;
+    mo.seed = o.seed;
+    CachedMapping ahead = map_with_cache(same, *parse_topology("torus:4x4x4"), Algorithm::Auto, mo, std::nullopt,
+                                         dir, nullptr, nullptr, nullptr);
+    EXPECT_FALSE(ahead.hit);
+    EXPECT_EQ(ahead.entry.algorithm, "auto");
+    EXPECT_EQ(count_files(dir), 2);
+
+    ASSERT_EQ(rankmap_map(t, g, &o, p.data(), &r), RANKMAP_OK);
+    EXPECT_STREQ(r.algorithm, "auto");  // the quality entry, not a new fast run
+    EXPECT_EQ(p, ahead.entry.place);
+    // Asking for fast by name does not read the quality entry.
+    o.algorithm = "fast";
+    ASSERT_EQ(rankmap_map(t, g, &o, p.data(), &r), RANKMAP_OK);
+    EXPECT_STREQ(r.algorithm, "fast");
+    rankmap_graph_free(g);
+    rankmap_topology_free(t);
+}

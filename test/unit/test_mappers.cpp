@@ -10,6 +10,7 @@
 #include "cost/cost.hpp"
 #include "map/anneal_state.hpp"
 #include "map/mapper.hpp"
+#include "map/tuning.hpp"
 #include "map/transpose.hpp"
 #include "workload/workload.hpp"
 
@@ -314,6 +315,46 @@ TEST(Congestion, ReturnsTheStartWhereThereAreNoRoutesToImprove) {
     // one task per node of a 2-node ring: nothing to exchange that helps
     Fixture f(Graph::from_edges(2, {{0, 1, 5.0}, {1, 0, 5.0}}), "torus:2");
     EXPECT_EQ(run_mapper(Algorithm::Congestion, f.problem()), run_mapper(Algorithm::Auto, f.problem()));
+}
+
+// ---- strategies (tuning.hpp: auto_fast_preset) -----------------------------
+
+// Up to 1024 tasks the fast strategy is the quality preset: the same
+// placement.  Both names parse.
+TEST(Strategies, FastIsQualityUpTo1024Tasks) {
+    Fixture f(random_graph(256, 4, 41), "torus:8x8x4");
+    EXPECT_EQ(run_mapper(Algorithm::Fast, f.problem()), run_mapper(Algorithm::Auto, f.problem()));
+    EXPECT_EQ(parse_algorithm("fast"), Algorithm::Fast);
+    EXPECT_EQ(parse_algorithm("quality"), Algorithm::Auto);
+    EXPECT_STREQ(algorithm_name(Algorithm::Auto), "auto");
+}
+
+// Above 1024 tasks fast runs its own settings: a valid placement, the same
+// for the same seed, below the graph-drawing start its hot chain begins from.
+TEST(Strategies, FastAbove1024TasksIsValidDeterministicAndImprovesItsStart) {
+    Fixture f(workload_umt(1280, 3), "torus:16x10x8");
+    const std::vector<int> a = run_mapper(Algorithm::Fast, f.problem());
+    expect_capacity(f, a);
+    EXPECT_EQ(a, run_mapper(Algorithm::Fast, f.problem()));
+    std::string why;
+    EXPECT_LT(f.F(a), f.F(geometric_map(f.problem(), 1, &why)));
+}
+
+// The large-size switches (no Scotch or co-bisection start, no band search,
+// no cold chain, one KL pass, the hot chain from the graph drawing), here
+// on a small SAGE-like graph (a band graph, so the band switch matters):
+// valid, deterministic, below the drawing it starts from.
+TEST(Strategies, LargeSizeSwitchesKeepAValidDeterministicPlacement) {
+    Fixture f(workload_sage(512, 13824), "torus:8x8x8");
+    AutoContext c = auto_fast_preset(1 << 17);
+    ASSERT_FALSE(c.band_search);
+    ASSERT_EQ(c.cold_share, 0);
+    c.scotch_start_max_tasks = c.bisection_start_max_tasks = 0;  // 512 tasks are above both
+    const std::vector<int> a = map_auto(f.problem(), c);
+    expect_capacity(f, a);
+    EXPECT_EQ(a, map_auto(f.problem(), c));
+    std::string why;
+    EXPECT_LT(f.F(a), f.F(geometric_map(f.problem(), 1, &why)));
 }
 
 // ---- geometric start (geometric.cpp) ---------------------------------------

@@ -1,0 +1,343 @@
+// bench/scale.cpp -- the strategies at full-machine scale (a benchmark, never
+// a test: it asserts nothing and exits 0 unless its own arguments are wrong).
+//
+// For 512 (8x8x8), 4096 (16x16x16) and 65,536 tasks (64x32x32, a full
+// Blue Gene/L) and three held-out workloads -- SAGE-like, UMT-like and a
+// scrambled 2-D five-point stencil -- it runs, one core, in the same run:
+// the fast strategy (the in-call default), the quality strategy (`auto`,
+// the CLI's default), and the peer, Scotch 7's SCOTCH_graphMap with its
+// three strategies.  Every mapping runs in a child process that reads the
+// graph from a file, so its wall time and peak RSS (getrusage) are its own
+// and not the workload generator's (UMT-like at 65,536 needs ~1 GiB to
+// generate).  It prints one table and the targets of the scale issue.
+//
+//   bench/scale [--sizes 8x8x8,16x16x16,64x32x32] [--workloads sage,umt,stencil]
+//               [--algorithms fast,quality,scotch-default,scotch-quality,scotch-speed]
+//               [--seed N] [--markdown] [--keep DIR]
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/text.hpp"
+#include "cost/cost.hpp"
+#include "graph/graph.hpp"
+#include "map/mapper.hpp"
+#include "topology/topology.hpp"
+#include "workload/workload.hpp"
+
+using namespace rankmap;
+
+namespace {
+
+struct Mapper {
+    std::string label;
+    Algorithm algorithm;
+    std::string strategy;  // Scotch's
+};
+
+const std::vector<Mapper> kMappers = {
+    {"fast", Algorithm::Fast, ""},
+    {"quality", Algorithm::Auto, ""},
+    {"scotch-default", Algorithm::Scotch, "default"},
+    {"scotch-quality", Algorithm::Scotch, "quality"},
+    {"scotch-speed", Algorithm::Scotch, "speed"},
+};
+
+struct Args {
+    std::vector<std::string> sizes = {"8x8x8", "16x16x16", "64x32x32"};
+    std::vector<std::string> workloads = {"sage", "umt", "stencil"};
+    std::vector<std::string> algorithms;
+    uint64_t seed = 1;
+    bool markdown = false;
+    std::string keep;  // directory for the graph files ("": a temporary one)
+    // --child: map one graph file and print "ok F/F_min seconds"
+    bool child = false;
+    std::string child_graph, child_topo, child_alg;
+};
+
+struct Row {
+    std::string size, workload, mapper;
+    std::string error;
+    double ratio = 0, F = 0, seconds = 0, rss_mib = 0;
+    double vs_scotch = -1;  // F / best Scotch F, rankmap rows
+};
+
+[[noreturn]] void usage(const std::string &msg) {
+    std::fprintf(stderr,
+                 "bench/scale: %s\n"
+                 "usage: bench/scale [--sizes 8x8x8,16x16x16,64x32x32] [--workloads sage,umt,stencil] "
+                 "[--algorithms fast,quality,scotch-default,scotch-quality,scotch-speed] [--seed N] "
+                 "[--markdown] [--keep DIR]\n",
+                 msg.c_str());
+    std::exit(2);
+}
+
+const Mapper *find_mapper(const std::string &label) {
+    for (const auto &m : kMappers)
+        if (m.label == label) return &m;
+    return nullptr;
+}
+
+Args parse_args(int argc, char **argv) {
+    Args a;
+    for (const auto &m : kMappers) a.algorithms.push_back(m.label);
+    for (int i = 1; i < argc; ++i) {
+        std::string opt = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) usage("option " + opt + " needs a value");
+            return argv[++i];
+        };
+        if (opt == "--sizes") a.sizes = split(value(), ",");
+        else if (opt == "--workloads") a.workloads = split(value(), ",");
+        else if (opt == "--algorithms") a.algorithms = split(value(), ",");
+        else if (opt == "--seed") a.seed = std::strtoull(value().c_str(), nullptr, 10);
+        else if (opt == "--markdown") a.markdown = true;
+        else if (opt == "--keep") a.keep = value();
+        else if (opt == "--child") {
+            a.child = true;
+            a.child_graph = value();
+            a.child_topo = value();
+            a.child_alg = value();
+        } else if (opt == "--help" || opt == "-h") usage("help");
+        else usage("unknown option '" + opt + "'");
+    }
+    for (const auto &w : a.workloads)
+        if (w != "sage" && w != "umt" && w != "stencil") usage("unknown workload '" + w + "'");
+    for (const auto &alg : a.algorithms)
+        if (!find_mapper(alg)) usage("unknown algorithm '" + alg + "'");
+    return a;
+}
+
+double now() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::string fmt(const char *f, double x) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, x);
+    return buf;
+}
+
+// The 2-D stencil's grid: the most nearly square a x b = n (a >= b).
+std::vector<int> stencil_dims(int n) {
+    int b = static_cast<int>(std::sqrt(static_cast<double>(n)));
+    while (b > 1 && n % b) --b;
+    return {n / b, b};
+}
+
+Graph build_workload(const std::string &w, const Topology &topo, uint64_t seed) {
+    if (w == "sage") return workload_sage(topo.size());
+    if (w == "umt") return workload_umt(topo.size(), seed);
+    Graph g = cartesian_graph(stencil_dims(topo.size()), {0, 0});
+    return g.relabeled(scramble_permutation(g.n(), seed));
+}
+
+// --child: one mapping, timed from the graph in memory to the placement.
+int child(const Args &a) {
+    try {
+        auto topo = parse_topology(a.child_topo);
+        Graph g = read_graph(a.child_graph, "edges");
+        const Mapper *m = find_mapper(a.child_alg);
+        if (!m) usage("unknown algorithm '" + a.child_alg + "'");
+        ProblemData d = prepare(g, *topo);
+        Options opt;
+        opt.seed = a.seed;
+        opt.strategy = m->strategy;
+        Problem p{g, d.sym, *topo, d.cap, d.f_min, std::nullopt, opt, Deadline(0), nullptr, nullptr};
+        const double t0 = now();
+        std::vector<int> place = run_mapper(m->algorithm, p);
+        const double secs = now() - t0;
+        const double F = free_energy(g, *topo, place);
+        std::printf("ok %.9g %.9g %.6f\n", F, d.f_min > 0 ? F / d.f_min : 1.0, secs);
+        return 0;
+    } catch (const std::exception &e) {
+        std::printf("error %s\n", e.what());
+        return 1;
+    }
+}
+
+// Runs one mapping in a child process (this program with --child).
+Row run_child(const Args &a, char **argv, const std::string &graph, const std::string &size,
+              const std::string &workload, const Mapper &m) {
+    Row r;
+    r.size = size;
+    r.workload = workload;
+    r.mapper = m.label;
+    int fd[2];
+    if (pipe(fd) != 0) {
+        r.error = "pipe failed";
+        return r;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        r.error = "fork failed";
+        return r;
+    }
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        close(fd[0]);
+        const std::string topo = "torus:" + size, seed = std::to_string(a.seed);
+        execl("/proc/self/exe", argv[0], "--seed", seed.c_str(), "--child", graph.c_str(), topo.c_str(),
+              m.label.c_str(), static_cast<char *>(nullptr));
+        _exit(127);
+    }
+    close(fd[1]);
+    std::string out;
+    char buf[512];
+    ssize_t k;
+    while ((k = read(fd[0], buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(k));
+    close(fd[0]);
+    int status = 0;
+    struct rusage ru;
+    std::memset(&ru, 0, sizeof ru);
+    wait4(pid, &status, 0, &ru);
+    while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+    if (std::sscanf(out.c_str(), "ok %lf %lf %lf", &r.F, &r.ratio, &r.seconds) != 3)
+        r.error = out.empty() ? "child failed (status " + std::to_string(status) + ")" : out;
+    r.rss_mib = ru.ru_maxrss / 1024.0;
+    return r;
+}
+
+const Row *find_row(const std::vector<Row> &rows, const std::string &size, const std::string &w,
+                    const std::string &mapper) {
+    for (const Row &r : rows)
+        if (r.size == size && r.workload == w && r.mapper == mapper && r.error.empty()) return &r;
+    return nullptr;
+}
+
+struct Check {
+    std::string what, verdict, numbers;
+};
+
+// The scale issue's single-core targets for the fast strategy.
+std::vector<Check> targets(const std::vector<Row> &rows) {
+    std::vector<Check> out;
+    auto add = [&](const std::string &what, const Row *r, bool pass, const std::string &numbers) {
+        out.push_back({what, r ? (pass ? "PASS" : "MISS") : "n/a", r ? numbers : "not run"});
+    };
+    for (const char *w : {"sage", "umt"}) {
+        const Row *r = find_row(rows, "8x8x8", w, "fast");
+        add(std::string("512 ") + w + ": fast <= 0.25 s", r, r && r->seconds <= 0.25, r ? fmt("%.3f s", r->seconds) : "");
+        const bool have = r && r->vs_scotch >= 0;
+        add(std::string("512 ") + w + ": fast F <= 0.80 x best Scotch", have ? r : nullptr,
+            have && r->vs_scotch <= 0.80, have ? fmt("%.3f", r->vs_scotch) : "");
+    }
+    for (const char *w : {"sage", "umt", "stencil"}) {
+        const Row *r = find_row(rows, "16x16x16", w, "fast");
+        add(std::string("4096 ") + w + ": fast <= 2 s", r, r && r->seconds <= 2.0, r ? fmt("%.3f s", r->seconds) : "");
+    }
+    for (const char *w : {"sage", "umt", "stencil"}) {
+        const Row *r = find_row(rows, "64x32x32", w, "fast");
+        const Row *s = find_row(rows, "64x32x32", w, "scotch-default");
+        add(std::string("65536 ") + w + ": fast <= 15 s and below Scotch's time", r,
+            r && r->seconds <= 15.0 && (!s || r->seconds < s->seconds),
+            r ? fmt("%.2f s", r->seconds) + (s ? " (scotch-default " + fmt("%.2f s", s->seconds) + ")" : "") : "");
+        const bool have = r && r->vs_scotch >= 0;
+        add(std::string("65536 ") + w + ": fast F <= 0.70 x best Scotch", have ? r : nullptr,
+            have && r->vs_scotch <= 0.70, have ? fmt("%.3f", r->vs_scotch) : "");
+        add(std::string("65536 ") + w + ": fast peak RSS < 200 MiB", r, r && r->rss_mib < 200,
+            r ? fmt("%.1f MiB", r->rss_mib) : "");
+    }
+    return out;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    Args args = parse_args(argc, argv);
+    if (args.child) return child(args);
+    std::string dir = args.keep;
+    if (dir.empty()) {
+        char tmpl[] = "/tmp/rankmap-scale-XXXXXX";
+        if (!mkdtemp(tmpl)) {
+            std::fprintf(stderr, "bench/scale: cannot create a temporary directory\n");
+            return 1;
+        }
+        dir = tmpl;
+    } else if (access(dir.c_str(), W_OK) != 0 && mkdir(dir.c_str(), 0755) != 0) {
+        std::fprintf(stderr, "bench/scale: cannot create --keep directory %s\n", dir.c_str());
+        return 1;
+    }
+    std::vector<Row> rows;
+    for (const auto &size : args.sizes) {
+        std::unique_ptr<Topology> topo;
+        try {
+            topo = parse_topology("torus:" + size);
+        } catch (const std::exception &e) {
+            usage(std::string("bad size: ") + e.what());
+        }
+        for (const auto &w : args.workloads) {
+            const std::string path = dir + "/" + w + "-" + size + ".edges";
+            if (access(path.c_str(), R_OK) != 0) {
+                std::fprintf(stderr, "[%s %s] generating...\n", size.c_str(), w.c_str());
+                try {
+                    write_edge_list(build_workload(w, *topo, args.seed), path);
+                } catch (const std::exception &e) {
+                    std::fprintf(stderr, "bench/scale: %s\n", e.what());
+                    return 1;
+                }
+            }
+            const size_t first = rows.size();
+            for (const auto &label : args.algorithms) {
+                std::fprintf(stderr, "[%s %s] %-15s ...", size.c_str(), w.c_str(), label.c_str());
+                std::fflush(stderr);
+                Row r = run_child(args, argv, path, size, w, *find_mapper(label));
+                if (r.error.empty())
+                    std::fprintf(stderr, " F/F_min %.3f in %.2f s, %.0f MiB\n", r.ratio, r.seconds, r.rss_mib);
+                else
+                    std::fprintf(stderr, " %s\n", r.error.c_str());
+                rows.push_back(r);
+            }
+            double best = -1;
+            for (size_t i = first; i < rows.size(); ++i)
+                if (rows[i].error.empty() && rows[i].mapper.rfind("scotch", 0) == 0 && (best < 0 || rows[i].F < best))
+                    best = rows[i].F;
+            for (size_t i = first; i < rows.size(); ++i)
+                if (rows[i].error.empty() && rows[i].mapper.rfind("scotch", 0) != 0 && best > 0)
+                    rows[i].vs_scotch = rows[i].F / best;
+            if (args.keep.empty()) std::remove(path.c_str());
+        }
+    }
+    if (args.keep.empty()) rmdir(dir.c_str());
+
+    std::printf("rankmap at scale: F/F_min (free energy over seed 000's lower bound), wall seconds and peak RSS of "
+                "one mapping in its own process (graph read from a file), one core, seed %llu; Scotch 7 "
+                "SCOTCH_graphMap is the peer; stencil = 2-D five-point grid, labels scrambled.\n\n",
+                static_cast<unsigned long long>(args.seed));
+    if (args.markdown) {
+        std::printf("| torus | tasks | workload | mapper | F/F_min | seconds | peak RSS (MiB) | F / best Scotch F |\n");
+        std::printf("|---|---:|---|---|---:|---:|---:|---:|\n");
+    } else {
+        std::printf("%-9s %6s %-8s %-15s %8s %9s %9s %12s\n", "torus", "tasks", "workload", "mapper", "F/F_min",
+                    "seconds", "RSS MiB", "F/bestScotch");
+    }
+    for (const Row &r : rows) {
+        const int n = parse_topology("torus:" + r.size)->size();
+        const std::string ratio = r.error.empty() ? fmt("%.3f", r.ratio) : "-";
+        const std::string secs = r.error.empty() ? fmt("%.3f", r.seconds) : "-";
+        const std::string rss = r.error.empty() ? fmt("%.0f", r.rss_mib) : "-";
+        const std::string vs = r.vs_scotch >= 0 ? fmt("%.3f", r.vs_scotch) : "";
+        if (args.markdown)
+            std::printf("| %s | %d | %s | %s | %s | %s | %s | %s |%s\n", r.size.c_str(), n, r.workload.c_str(),
+                        r.mapper.c_str(), ratio.c_str(), secs.c_str(), rss.c_str(), vs.c_str(),
+                        r.error.empty() ? "" : (" error: " + r.error).c_str());
+        else
+            std::printf("%-9s %6d %-8s %-15s %8s %9s %9s %12s %s\n", r.size.c_str(), n, r.workload.c_str(),
+                        r.mapper.c_str(), ratio.c_str(), secs.c_str(), rss.c_str(), vs.c_str(), r.error.c_str());
+    }
+    std::printf("\nTargets (fast strategy, one core):\n");
+    for (const Check &c : targets(rows))
+        std::printf("  %-4s  %-55s %s\n", c.verdict.c_str(), c.what.c_str(), c.numbers.c_str());
+    return 0;
+}
