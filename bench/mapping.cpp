@@ -19,8 +19,6 @@
 //                 [--markdown] [--json FILE|-] [--memory] [--sage-cells N]
 //                 [--verbose]
 #include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
@@ -41,6 +39,7 @@
 #include "map/mapper.hpp"
 #include "topology/topology.hpp"
 #include "workload/workload.hpp"
+#include "self_child.hpp"
 
 using namespace rankmap;
 
@@ -340,31 +339,12 @@ int memory_child(const Args &args) {
 
 // Runs the child in a fresh process so the high-water mark is its own.
 std::string memory_report(const Args &args, char **argv) {
-    int fd[2];
-    if (pipe(fd) != 0) return "memory: pipe failed";
-    pid_t pid = fork();
-    if (pid < 0) return "memory: fork failed";
-    if (pid == 0) {
-        dup2(fd[1], 1);
-        close(fd[0]);
-        std::string seed = std::to_string(args.seed), tl = fmt("%g", args.time_limit);
-        std::string cells = std::to_string(args.sage_cells);
-        execl("/proc/self/exe", argv[0], "--memory-child", "--memory-workload", args.memory_workload.c_str(),
-              "--seed", seed.c_str(), "--time-limit", tl.c_str(), "--sage-cells", cells.c_str(),
-              static_cast<char *>(nullptr));
-        _exit(127);
-    }
-    close(fd[1]);
-    std::string out;
-    char buf[512];
-    ssize_t k;
-    while ((k = read(fd[0], buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(k));
-    close(fd[0]);
-    int status = 0;
-    struct rusage ru;
-    std::memset(&ru, 0, sizeof ru);
-    wait4(pid, &status, 0, &ru);
-    while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+    const rankmap_bench::ChildRun c =
+        rankmap_bench::run_self(argv[0], {"--memory-child", "--memory-workload", args.memory_workload, "--seed",
+                                          std::to_string(args.seed), "--time-limit", fmt("%g", args.time_limit),
+                                          "--sage-cells", std::to_string(args.sage_cells)});
+    const std::string &out = c.out;
+    const struct rusage &ru = c.usage;
     std::ostringstream s;
     s << "memory: 65,536 tasks (" << args.memory_workload << ") on torus:64x32x32, auto: ";
     double ratio = 0, secs = 0;

@@ -17,7 +17,6 @@
 //               [--algorithms fast,quality,scotch-default,scotch-quality,scotch-speed]
 //               [--seed N] [--markdown] [--keep DIR]
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -37,6 +36,7 @@
 #include "map/mapper.hpp"
 #include "topology/topology.hpp"
 #include "workload/workload.hpp"
+#include "self_child.hpp"
 
 using namespace rankmap;
 
@@ -185,33 +185,10 @@ Row run_child(const Args &a, char **argv, const std::string &graph, const std::s
     r.size = size;
     r.workload = workload;
     r.mapper = m.label;
-    int fd[2];
-    if (pipe(fd) != 0) {
-        r.error = "pipe failed";
-        return r;
-    }
-    pid_t pid = fork();
-    if (pid < 0) {
-        r.error = "fork failed";
-        return r;
-    }
-    if (pid == 0) {
-        dup2(fd[1], 1);
-        close(fd[0]);
-        const std::string topo = "torus:" + size, seed = std::to_string(a.seed);
-        execl("/proc/self/exe", argv[0], "--seed", seed.c_str(), "--child", graph.c_str(), topo.c_str(),
-              m.label.c_str(), static_cast<char *>(nullptr));
-        _exit(127);
-    }
-    close(fd[1]);
-    std::string out;
-    char buf[512];
-    ssize_t k;
-    while ((k = read(fd[0], buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(k));
-    close(fd[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+    const rankmap_bench::ChildRun c = rankmap_bench::run_self(
+        argv[0], {"--seed", std::to_string(a.seed), "--child", graph, "torus:" + size, m.label});
+    const std::string &out = c.out;
+    const int status = c.status;
     double kib = -1;
     if (std::sscanf(out.c_str(), "ok %lf %lf %lf %lf", &r.F, &r.ratio, &r.seconds, &kib) != 4)
         r.error = out.empty() ? "child failed (status " + std::to_string(status) + ")" : out;

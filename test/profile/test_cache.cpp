@@ -84,6 +84,23 @@ struct Job {
     CacheKey key() const { return cache_key(g, *t, algorithm_name(alg), o, std::nullopt); }
 };
 
+// The same job through the C API: 64 tasks, task i sends to 7i + 1 mod 64.
+struct CApiJob {
+    rankmap_topology_t t = nullptr;
+    rankmap_graph_t g = nullptr;
+    std::vector<int> src, dst;
+    bool ok = false;
+    CApiJob() {
+        for (int i = 0; i < 64; ++i) src.push_back(i), dst.push_back((i * 7 + 1) % 64);
+        ok = rankmap_topology_parse("torus:4x4x4", &t) == RANKMAP_OK &&
+             rankmap_graph_create(64, 64, src.data(), dst.data(), nullptr, &g) == RANKMAP_OK;
+    }
+    ~CApiJob() {
+        rankmap_graph_free(g);
+        rankmap_topology_free(t);
+    }
+};
+
 class TheWisdomCache : public ::testing::Test {
 protected:
     void SetUp() override { dir = make_dir(); }
@@ -261,12 +278,10 @@ TEST_F(TheWisdomCache, SurvivesConcurrentWritersOfOneKey) {
 }
 
 TEST_F(TheWisdomCache, IsUsedByTheCApiThroughCacheDirAndTheEnvironment) {
-    rankmap_topology_t t = nullptr;
-    rankmap_graph_t g = nullptr;
-    ASSERT_EQ(rankmap_topology_parse("torus:4x4x4", &t), RANKMAP_OK);
-    std::vector<int> src, dst;
-    for (int i = 0; i < 64; ++i) src.push_back(i), dst.push_back((i * 7 + 1) % 64);
-    ASSERT_EQ(rankmap_graph_create(64, 64, src.data(), dst.data(), nullptr, &g), RANKMAP_OK);
+    CApiJob cj;
+    ASSERT_TRUE(cj.ok) << rankmap_last_error();
+    rankmap_topology_t t = cj.t;
+    rankmap_graph_t g = cj.g;
     rankmap_options o;
     rankmap_options_init(&o);
     EXPECT_EQ(o.cache_dir, nullptr);
@@ -293,20 +308,16 @@ TEST_F(TheWisdomCache, IsUsedByTheCApiThroughCacheDirAndTheEnvironment) {
     EXPECT_EQ(p3, p1);
     unsetenv("RANKMAP_WISDOM");
     remove_dir(env_dir);
-    rankmap_graph_free(g);
-    rankmap_topology_free(t);
 }
 
 // The in-call default ("auto" through the C API) is the fast strategy, but a
 // quality mapping of the same job computed ahead (`rankmap map`, whose
 // default is quality) is taken from the cache first.
 TEST_F(TheWisdomCache, TheInCallDefaultTakesAQualityMappingComputedAhead) {
-    rankmap_topology_t t = nullptr;
-    rankmap_graph_t g = nullptr;
-    ASSERT_EQ(rankmap_topology_parse("torus:4x4x4", &t), RANKMAP_OK);
-    std::vector<int> src, dst;
-    for (int i = 0; i < 64; ++i) src.push_back(i), dst.push_back((i * 7 + 1) % 64);
-    ASSERT_EQ(rankmap_graph_create(64, 64, src.data(), dst.data(), nullptr, &g), RANKMAP_OK);
+    CApiJob cj;
+    ASSERT_TRUE(cj.ok) << rankmap_last_error();
+    rankmap_topology_t t = cj.t;
+    rankmap_graph_t g = cj.g;
     rankmap_options o;
     rankmap_options_init(&o);
     EXPECT_STREQ(o.algorithm, "auto");
@@ -319,7 +330,7 @@ TEST_F(TheWisdomCache, TheInCallDefaultTakesAQualityMappingComputedAhead) {
 
     // The same job mapped ahead with the quality strategy, as `rankmap map` does.
     std::vector<Edge> es;
-    for (int i = 0; i < 64; ++i) es.push_back({src[i], dst[i], 1.0});
+    for (int i = 0; i < 64; ++i) es.push_back({cj.src[i], cj.dst[i], 1.0});
     Graph same = Graph::from_edges(64, es);
     Options mo;
     mo.seed = o.seed;
@@ -336,6 +347,4 @@ TEST_F(TheWisdomCache, TheInCallDefaultTakesAQualityMappingComputedAhead) {
     o.algorithm = "fast";
     ASSERT_EQ(rankmap_map(t, g, &o, p.data(), &r), RANKMAP_OK);
     EXPECT_STREQ(r.algorithm, "fast");
-    rankmap_graph_free(g);
-    rankmap_topology_free(t);
 }
