@@ -27,7 +27,7 @@
 // and prints it beside rankmap's.
 //
 //   bench/hierarchy [--quick] [--trees 32x2x8,256x2x8] [--workloads umt,halo3d]
-//                   [--algorithms identity,scotch,hier,auto] [--seed N]
+//                   [--algorithms identity,scotch,hier,auto,fast] [--seed N]
 //                   [--time-limit S] [--markdown] [--verbose]
 // --quick: the 512-rank tree only (under a minute on a quiet machine).
 #include <chrono>
@@ -56,7 +56,7 @@ namespace {
 const char *kCosts = "100,10,1";
 const std::vector<std::string> kTrees = {"32x2x8", "256x2x8", "16x2x128"};
 const std::vector<std::string> kWorkloads = {"umt", "sage", "halo3d", "halo2d", "halo3d-scr"};
-const std::vector<std::string> kAlgorithms = {"identity", "scotch", "hier", "auto"};
+const std::vector<std::string> kAlgorithms = {"identity", "scotch", "hier", "auto", "fast"};
 
 struct Args {
     std::vector<std::string> trees = {"32x2x8", "256x2x8", "16x2x128"};
@@ -75,7 +75,7 @@ std::vector<std::string> split_list(const std::string &s) { return rankmap::spli
     std::fprintf(stderr,
                  "bench/hierarchy: %s\n"
                  "usage: bench/hierarchy [--quick] [--trees 32x2x8,256x2x8,16x2x128] "
-                 "[--workloads umt,sage,halo3d,halo2d,halo3d-scr] [--algorithms identity,scotch,hier,auto] "
+                 "[--workloads umt,sage,halo3d,halo2d,halo3d-scr] [--algorithms identity,scotch,hier,auto,fast] "
                  "[--seed N] [--time-limit S] [--markdown] [--verbose]\n",
                  msg.c_str());
     std::exit(2);
@@ -366,6 +366,8 @@ int main(int argc, char **argv) {
                 add(run("rankmap-hier", Algorithm::Hier, "", g, *topo, d, grid, per_node, args));
             if (member(args.algorithms, "auto"))
                 add(run("rankmap-auto", Algorithm::Auto, "", g, *topo, d, grid, per_node, args));
+            if (member(args.algorithms, "fast"))
+                add(run("rankmap-fast", Algorithm::Fast, "", g, *topo, d, grid, per_node, args));
             double scotchF = -1;
             for (size_t i = first; i < rows.size(); ++i)
                 if (rows[i].mapper == "scotch-best" && rows[i].ok) scotchF = rows[i].F;

@@ -96,7 +96,7 @@ public:
     std::vector<int> run() {
         if (structured_candidate()) return best_;
         if (as_tree(p_.topo)) {
-            offer(tree_refined_map(p_, dl_));
+            offer(tree_refined_map(p_, dl_, c_.hier));
             return best_;
         }
         general_starts();

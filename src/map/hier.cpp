@@ -161,9 +161,12 @@ double F_of(const Problem &p, const std::vector<int> &place) {
 } // namespace
 
 std::vector<int> tree_multisection(const Problem &p, uint64_t seed, int tries) {
+    return tree_multisection(p, seed, tries, hier_preset(p.sym.n()));
+}
+
+std::vector<int> tree_multisection(const Problem &p, uint64_t seed, int tries, const HierContext &hc) {
     const TreeTopology *tree = as_tree(p.topo);
     if (!tree) throw Error("hierarchical multisection needs a tree topology, got '" + p.topo.describe() + "'");
-    const HierContext hc = hier_preset(p.sym.n());
     Splitter s{p.sym, tree->dims(), {}, std::max(1, tries), hc.inner_tries, hc.few_per_child, seed, {}, {}, 0};
     const int L = static_cast<int>(s.arity.size());
     s.span.assign(L, 1);
@@ -192,10 +195,11 @@ void say(const Problem &p, const std::string &s) {
 // seeds apart (the extra ones with half the tries per bisection): the
 // whole cut varies between seeds.
 std::vector<int> best_multisection(const Problem &p, const HierContext &hc, const Deadline &dl) {
-    std::vector<int> ms = tree_multisection(p, p.opt.seed, hc.outer_tries);
+    std::vector<int> ms = tree_multisection(p, p.opt.seed, hc.outer_tries, hc);
     double fm = F_of(p, ms);
     for (uint64_t k = 1; k <= static_cast<uint64_t>(hc.extra_multisections) && !dl.expired(); ++k) {
-        std::vector<int> m = tree_multisection(p, p.opt.seed + kMultisectionSeedStep * k, std::max(1, hc.outer_tries / 2));
+        std::vector<int> m =
+            tree_multisection(p, p.opt.seed + kMultisectionSeedStep * k, std::max(1, hc.outer_tries / 2), hc);
         const double f = F_of(p, m);
         if (f < fm) {
             fm = f;
@@ -210,7 +214,7 @@ std::vector<int> best_multisection(const Problem &p, const HierContext &hc, cons
 std::vector<int> best_start(const Problem &p, const HierContext &hc, const NearNodes &near, const Deadline &dl) {
     std::vector<std::vector<int>> starts;
     starts.push_back(best_multisection(p, hc, dl));
-    if (!dl.expired()) {
+    if (!dl.expired() && hc.scotch_start) {
         try {
             starts.push_back(map_scotch(p));
         } catch (const Error &) {
@@ -222,7 +226,7 @@ std::vector<int> best_start(const Problem &p, const HierContext &hc, const NearN
     for (size_t i = 0; i < starts.size(); ++i) {
         PlacementState st(p.sym, p.topo, p.cap, starts[i]);
         const double f0 = st.energy();
-        kl_passes(st, near, dl.share(hc.start_kl_share));
+        kl_passes(st, near, dl.share(hc.start_kl_share), hc.kl_passes);
         say(p, std::string(i == 0 ? "multisection" : "scotch") + " start: F = " + std::to_string(f0) +
                    ", after KL " + std::to_string(st.energy()));
         if (best.empty() || st.energy() < bestF) {
@@ -247,14 +251,17 @@ void cold_chain(const Problem &p, const HierContext &hc, PlacementState &st, con
     ap.trace = p.trace;
     ap.progress = &p.progress;
     Rng rng = rng_stream(p.opt.seed, kChainSalt);
-    if (!dl.expired()) anneal_tasks(st, all, near, ap, rng, dl.share(hc.anneal_share));
-    kl_passes(st, near, dl);
+    if (hc.sweeps > 0 && !dl.expired()) anneal_tasks(st, all, near, ap, rng, dl.share(hc.anneal_share));
+    kl_passes(st, near, dl, hc.kl_passes);
 }
 
 } // namespace
 
 std::vector<int> tree_refined_map(const Problem &p, const Deadline &dl) {
-    const HierContext hc = hier_preset(p.sym.n());
+    return tree_refined_map(p, dl, hier_preset(p.sym.n()));
+}
+
+std::vector<int> tree_refined_map(const Problem &p, const Deadline &dl, const HierContext &hc) {
     NearNodes near(p.topo, near_count(p.topo));
     PlacementState st(p.sym, p.topo, p.cap, best_start(p, hc, near, dl));
     cold_chain(p, hc, st, near, dl);
@@ -262,7 +269,7 @@ std::vector<int> tree_refined_map(const Problem &p, const Deadline &dl) {
     const Deadline clk;
     PlacementState sn(p.sym, p.topo, p.cap,
                       refine_node_tier(p, st.place(), p.opt.seed + kNodeTierSeed, hc.node_cycles, hc.node_group, dl, hc.kway));
-    kl_passes(sn, near, dl);
+    kl_passes(sn, near, dl, hc.kl_passes);
     say(p, "annealed and polished: F = " + std::to_string(fa) + ", after k-way node refinement and KL " +
                std::to_string(sn.energy()) + " (" + std::to_string(clk.elapsed()) + " s)");
     return sn.place();

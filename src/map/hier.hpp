@@ -34,6 +34,8 @@ std::vector<double> tier_traffic(const TreeTopology &tree, const Graph &sym, con
 // a valid placement.
 // Throws rankmap::Error if p.topo is not a tree.
 std::vector<int> tree_multisection(const Problem &p, uint64_t seed, int tries);
+// The same with explicit settings (its bisection tries per split).
+std::vector<int> tree_multisection(const Problem &p, uint64_t seed, int tries, const HierContext &hc);
 
 // k-way refinement of `part` (values 0..nparts-1) on `sym` that keeps
 // every part's size exactly and never raises the edge cut: multilevel
@@ -55,8 +57,10 @@ std::vector<int> refine_node_tier(const Problem &p, const std::vector<int> &plac
 // The general path of the hierarchy mapper: multisection (and Scotch's
 // tleaf map when built with Scotch) as starts, Kernighan-Lin, a cold
 // annealing chain, Kernighan-Lin again, then refine_node_tier and a last
-// Kernighan-Lin (hier.cpp).  Used by map_hier and by `auto` on trees.
+// Kernighan-Lin (hier.cpp).  Used by map_hier and by `auto` on trees
+// (with the strategy's settings: hier_preset or hier_fast_preset).
 std::vector<int> tree_refined_map(const Problem &p, const Deadline &dl);
+std::vector<int> tree_refined_map(const Problem &p, const Deadline &dl, const HierContext &hc);
 
 // Node-aware structured map of a Cartesian task grid: the grid is cut into
 // equal boxes, one per entity of the outermost tier, with the least

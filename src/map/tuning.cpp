@@ -28,6 +28,7 @@ BandContext band_preset() { return BandContext{}; }
 
 AutoContext auto_preset(int n) {
     AutoContext c;
+    c.hier = hier_preset(n);
     if (n <= kSmall) {
         c.cold_acceptance = 0.04;
         c.cold_share = 0.9;
@@ -54,6 +55,7 @@ AutoContext auto_fast_preset(int n) {
     c.hot_share = 1.0;  // the hot chain from the graph-drawing start does most of the gain
     c.hot_from_geometric = true;
     c.cold_share = 0.4;
+    c.hier = hier_fast_preset(n);
     c.structured_accept = 1.1;  // the general path never beat a grid embedding this close (bench/scale stencil)
     if (n <= kFastLarge) return c;
     c.scotch_start_max_tasks = kFastLarge;
@@ -112,6 +114,22 @@ HierContext hier_preset(int n) {
     if (n <= kSmall) return c;
     c.sweeps = n <= kHierMedium ? 300 : 150;
     if (n > kHierMedium) c.outer_tries = 8;
+    return c;
+}
+
+HierContext hier_fast_preset(int n) {
+    HierContext c = hier_preset(n);
+    if (n <= kSmall) return c;
+    // bench/hierarchy --trees 256x2x8,1024x2x8,4096x2x8 --algorithms scotch,auto,fast:
+    // full KL passes and the cold chain took most of the time for a few %
+    // of F; one multisection, one KL pass per step and the node tier's
+    // first cycles keep 65,536 tasks within seconds.
+    c.extra_multisections = 0;
+    c.outer_tries = n <= kFastLarge ? 4 : 2;
+    c.scotch_start = false;
+    c.sweeps = 0;
+    c.kl_passes = 1;
+    c.node_cycles = n <= kFastLarge ? 2 : 1;
     return c;
 }
 

@@ -57,6 +57,35 @@ struct BandContext {
     double end_temperature = 0.35;   // tile annealing end, same unit (geometric cooling)
 };
 
+// k-way refinement of a partition with exact part sizes (hier_kway.cpp).
+struct KwayContext {
+    int chain_passes = 8;           // ejection-chain passes per level at most (a pass without gain stops earlier)
+    int chain_moves = 10;           // moves in one ejection chain at most
+    int union_tries = 4;            // METIS seeds per union of parts
+    int coarse_part_divisor = 4;    // a coarse vertex holds at most 1/this of the largest part (tasks)
+    int coarsest_per_part = 2;      // coarsening stops at this many vertices per part
+    double min_coarsening = 0.9;    // ... or when a level keeps more than this share of the vertices
+    double min_cycle_gain = 3e-4;   // V-cycles stop when one lowers the cut by less than this share of it
+};
+
+// The hierarchy mapper on trees (hier.cpp: tree_refined_map, map_hier).
+struct HierContext {
+    int outer_tries = 16;           // METIS seeds per bisection of the outermost split
+    int inner_tries = 2;            // METIS seeds per bisection of inner splits, at most
+    int few_per_child = 2;          // splits of at most this many tasks per child: one seed
+    int extra_multisections = 2;    // multisections after the first, with half the outer tries each
+    double start_kl_share = 0.25;   // deadline share of KL on each multisection / Scotch start
+    double grid_kl_share = 0.2;     // deadline share of KL on the grid-block start
+    double sweeps = 400;            // cold chain length (proposals per task; 0: no chain)
+    double cold_acceptance = 0.06;  // cold chain's initial acceptance (fraction)
+    double anneal_share = 0.85;     // deadline share of the cold chain
+    bool scotch_start = true;       // Scotch's tleaf map is a start (when built with Scotch)
+    int kl_passes = 0;              // KL passes after each step at most (0: until a pass gains nothing)
+    int node_group = 5;             // node-tier unions: this many neighbouring nodes re-partitioned together
+    int node_cycles = 12;           // node-tier V-cycles at most
+    KwayContext kway;               // the node-tier refinement's own settings
+};
+
 // The default mapper (auto.cpp: map_auto).
 struct AutoContext {
     std::array<double, 3> budget_tasks{512, 2048, 32768};  // default budget: log-log interpolation points (tasks)
@@ -99,6 +128,7 @@ struct AutoContext {
     uint64_t band_phase2_seed = 0x5eed;  // phase 2 runs with seed + this
     size_t band_phase2_translations = 3; // phase 2 searches phase 1's best this many (0: every translation)
     BandContext band;                  // the band search's own settings
+    HierContext hier;                  // the tree path's settings (step 2)
 };
 
 // Busiest-link refinement (congestion.cpp: map_congestion).
@@ -164,33 +194,6 @@ struct ScotchContext {
     double max_edge_load = 1e6;  // heaviest edge after rescaling non-integral weights (Scotch's integer loads)
 };
 
-// k-way refinement of a partition with exact part sizes (hier_kway.cpp).
-struct KwayContext {
-    int chain_passes = 8;           // ejection-chain passes per level at most (a pass without gain stops earlier)
-    int chain_moves = 10;           // moves in one ejection chain at most
-    int union_tries = 4;            // METIS seeds per union of parts
-    int coarse_part_divisor = 4;    // a coarse vertex holds at most 1/this of the largest part (tasks)
-    int coarsest_per_part = 2;      // coarsening stops at this many vertices per part
-    double min_coarsening = 0.9;    // ... or when a level keeps more than this share of the vertices
-    double min_cycle_gain = 3e-4;   // V-cycles stop when one lowers the cut by less than this share of it
-};
-
-// The hierarchy mapper on trees (hier.cpp: tree_refined_map, map_hier).
-struct HierContext {
-    int outer_tries = 16;           // METIS seeds per bisection of the outermost split
-    int inner_tries = 2;            // METIS seeds per bisection of inner splits, at most
-    int few_per_child = 2;          // splits of at most this many tasks per child: one seed
-    int extra_multisections = 2;    // multisections after the first, with half the outer tries each
-    double start_kl_share = 0.25;   // deadline share of KL on each multisection / Scotch start
-    double grid_kl_share = 0.2;     // deadline share of KL on the grid-block start
-    double sweeps = 400;            // cold chain length (proposals per task)
-    double cold_acceptance = 0.06;  // cold chain's initial acceptance (fraction)
-    double anneal_share = 0.85;     // deadline share of the cold chain
-    int node_group = 5;             // node-tier unions: this many neighbouring nodes re-partitioned together
-    int node_cycles = 12;           // node-tier V-cycles at most
-    KwayContext kway;               // the node-tier refinement's own settings
-};
-
 // Presets.  Size classes: small up to 1024 tasks, medium up to 4096 (auto)
 // or 8192 (congestion), large above.
 AnnealContext anneal_preset();
@@ -216,5 +219,8 @@ KwayContext kway_preset();
 // The hierarchy mapper for N tasks (size classes: small up to 1024 tasks,
 // medium up to 8192, large above).
 HierContext hier_preset(int n);
+// The tree path of the fast strategy: hier_preset up to 1024 tasks; above,
+// fewer multisections and refinement rounds (bench/hierarchy).
+HierContext hier_fast_preset(int n);
 
 } // namespace rankmap

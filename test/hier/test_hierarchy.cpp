@@ -218,6 +218,25 @@ TEST(HierMapper, SameSeedSameMapping) {
     EXPECT_NO_THROW(check_placement(*f3.topo, 128, f3.map(Algorithm::Hier)));
 }
 
+// The fast strategy's tree path (hier_fast_preset) above 1024 tasks: one
+// multisection, no chain, one KL pass per step, fewer node-tier cycles.
+// Valid, the same for the same seed, and the inter-node traffic below rank
+// order's.  Run through tree_refined_map with the preset, so the safety
+// net of auto's clock plays no part.
+TEST(HierMapper, FastPresetAbove1024TasksIsValidAndDeterministic) {
+    const Graph g = workload_umt(2048, 6).relabeled(scramble(2048, 6));
+    Fixture f(g, "tree:128x2x8:cost=100,10,1");
+    const HierContext hc = hier_fast_preset(2048);
+    ASSERT_EQ(hc.sweeps, 0);
+    ASSERT_FALSE(hc.scotch_start);
+    const std::vector<int> a = tree_refined_map(f.problem(), Deadline(0), hc);
+    EXPECT_NO_THROW(check_placement(*f.topo, 2048, a));
+    EXPECT_EQ(a, tree_refined_map(f.problem(), Deadline(0), hc));
+    EXPECT_LT(internode(g, a, 16), internode(g, f.map(Algorithm::Identity), 16));
+    // Up to 1024 tasks the fast tree path is the quality one.
+    EXPECT_EQ(hier_fast_preset(1024).sweeps, hier_preset(1024).sweeps);
+}
+
 TEST(HierMapper, ListedByNameAndRefusesNonTrees) {
     EXPECT_EQ(parse_algorithm("hier"), Algorithm::Hier);
     bool listed = false;
