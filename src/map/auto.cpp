@@ -11,8 +11,9 @@
 //      (seed 001 permutations, folds, Gray code ...).  If it reaches F_min
 //      it is optimal and returned at once; otherwise Kernighan-Lin polishes
 //      it and it stays a candidate -- or ends auto when within the
-//      context's accepted ratio of F_min (the fast strategy).  On a tree topology the node-aware
-//      block map (hier_grid.cpp) is a candidate too.
+//      context's accepted ratio of F_min (the fast strategy).  On a tree
+//      topology the node-aware block map (hier_grid.cpp) is a candidate
+//      too.
 //   2. Trees: the hierarchy mapper's general path (hier.cpp: top-down
 //      multisection along the tiers and Scotch's tleaf map as starts,
 //      Kernighan-Lin, cold annealing, the node tier's k-way refinement,
