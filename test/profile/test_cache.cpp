@@ -84,13 +84,16 @@ struct Job {
     CacheKey key() const { return cache_key(g, *t, algorithm_name(alg), o, std::nullopt); }
 };
 
-// The same job through the C API: 64 tasks, task i sends to 7i + 1 mod 64.
+// The same job through the C API: 64 tasks, task i sends to 7i + 1 mod 64,
+// and the default options.
 struct CApiJob {
     rankmap_topology_t t = nullptr;
     rankmap_graph_t g = nullptr;
     std::vector<int> src, dst;
+    rankmap_options o;  // the defaults
     bool ok = false;
     CApiJob() {
+        rankmap_options_init(&o);
         for (int i = 0; i < 64; ++i) src.push_back(i), dst.push_back((i * 7 + 1) % 64);
         ok = rankmap_topology_parse("torus:4x4x4", &t) == RANKMAP_OK &&
              rankmap_graph_create(64, 64, src.data(), dst.data(), nullptr, &g) == RANKMAP_OK;
@@ -282,8 +285,7 @@ TEST_F(TheWisdomCache, IsUsedByTheCApiThroughCacheDirAndTheEnvironment) {
     ASSERT_TRUE(cj.ok) << rankmap_last_error();
     rankmap_topology_t t = cj.t;
     rankmap_graph_t g = cj.g;
-    rankmap_options o;
-    rankmap_options_init(&o);
+    rankmap_options &o = cj.o;
     EXPECT_EQ(o.cache_dir, nullptr);
     o.algorithm = "greedy";
     o.cache_dir = dir.c_str();
@@ -318,8 +320,7 @@ TEST_F(TheWisdomCache, TheInCallDefaultTakesAQualityMappingComputedAhead) {
     ASSERT_TRUE(cj.ok) << rankmap_last_error();
     rankmap_topology_t t = cj.t;
     rankmap_graph_t g = cj.g;
-    rankmap_options o;
-    rankmap_options_init(&o);
+    rankmap_options &o = cj.o;
     EXPECT_STREQ(o.algorithm, "auto");
     o.cache_dir = dir.c_str();
     std::vector<int> p(64);
