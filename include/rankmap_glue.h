@@ -141,6 +141,53 @@ int rankmap_place_task0(rankmap_topology_t topo, rankmap_graph_t graph,
                         int node, int *node_of_task, rankmap_report *report,
                         int *exact);
 
+/* ---- the portfolio: the communicator's ranks map together -----------------
+ * The MPI layers run rankmap_reorder_ranks() on the first K members of the
+ * communicator at once, each with its own seed, and keep the best result:
+ *   1. rank 0 builds the graph and, when K > 1, broadcasts it packed
+ *      (rankmap_graph_pack) to every rank; members 1..K-1 unpack it;
+ *   2. member i < K calls rankmap_reorder_ranks() with
+ *      rankmap_portfolio_seed(seed, i) -- member 0 with the seed itself, so
+ *      its candidate is the one rank 0 computes alone;
+ *   3. an allreduce MINLOC of (rankmap_portfolio_score(), member) elects the
+ *      winner: the lowest score, the lowest member on ties, member 0 when
+ *      every member failed (its result is then the identity);
+ *   4. the winner hands every process its new rank.
+ * The permutation depends on the arguments, the seed and K only; every
+ * search is budgeted in work, and a member's wall-clock time limit is a
+ * safety stop: a member that fails or runs out scores +inf and the others
+ * win.  Every rank ends with the winner's permutation.                    */
+
+/* Members that map by default: eight differently seeded searches gain
+ * 1-3 % of F over one (bench/results/portfolio.md) at no extra wall time
+ * when the members have cores of their own.                              */
+#define RANKMAP_PORTFOLIO_DEFAULT 8
+
+/* K for a communicator of nmembers processes: min(setting, nmembers).
+ * setting = MPIR_CVAR_RANKMAP_PORTFOLIO (1: rank 0 alone).  A setting
+ * below 1: RANKMAP_ERR_INVALID naming the value, *members = 1.            */
+int rankmap_portfolio_members(int setting, int nmembers, int *members);
+
+/* The seed of member i's search: seed for member 0; for i > 0 a splitmix64
+ * step of seed and i (distinct, and the same on every machine).          */
+uint64_t rankmap_portfolio_seed(uint64_t seed, int member);
+
+/* A member's score: after->F when status is RANKMAP_OK (the order it
+ * returns, the current one when the guard kept it), else +inf (HUGE_VAL). */
+double rankmap_portfolio_score(int status, const rankmap_report *after);
+
+/* A graph (with the all-to-all lines and grid of
+ * rankmap_graph_cartesian_alltoall) as bytes, for MPI_Bcast as MPI_BYTE
+ * between processes of one job (same binary, same byte order).
+ * buf NULL: *len receives the packed size.  Else *len is the size of buf
+ * on entry and the packed size on return; a smaller buffer:
+ * RANKMAP_ERR_INVALID and nothing written.                                */
+int rankmap_graph_pack(rankmap_graph_t graph, void *buf, size_t *len);
+
+/* The graph packed by rankmap_graph_pack().  A buffer that is truncated or
+ * not a packed graph: RANKMAP_ERR_INVALID and *graph untouched.           */
+int rankmap_graph_unpack(const void *buf, size_t len, rankmap_graph_t *graph);
+
 /* ---- the address table ----------------------------------------------------
  * The machine node of every MPI_COMM_WORLD rank (Almasi et al.: the BG/L
  * message layer translates ranks to torus coordinates through a

@@ -906,3 +906,144 @@ TEST(Table, DigestTellsTablesApart) {
     EXPECT_NE(da, rankmap_table_digest(c.topo, 8, c.node.data()));
     EXPECT_NE(rankmap_table_digest(a.topo, 8, d.node.data()), rankmap_table_digest(d.topo, 8, d.node.data()));
 }
+
+// ---- the portfolio (rankmap_portfolio_*, rankmap_graph_pack/unpack): what
+// the layers need so that the first K ranks map the same graph with their
+// own seeds and agree on the winner
+
+TEST(Portfolio, MembersAreTheSettingWithinTheCommunicator) {
+    int k = 0;
+    EXPECT_EQ(rankmap_portfolio_members(8, 32, &k), RANKMAP_OK);
+    EXPECT_EQ(k, 8);
+    EXPECT_EQ(rankmap_portfolio_members(8, 3, &k), RANKMAP_OK);
+    EXPECT_EQ(k, 3);
+    EXPECT_EQ(rankmap_portfolio_members(1, 64, &k), RANKMAP_OK);
+    EXPECT_EQ(k, 1);
+    EXPECT_EQ(rankmap_portfolio_members(8, 1, &k), RANKMAP_OK);
+    EXPECT_EQ(k, 1);
+    k = 5;
+    EXPECT_EQ(rankmap_portfolio_members(0, 8, &k), RANKMAP_ERR_INVALID);
+    EXPECT_EQ(k, 1);
+    EXPECT_NE(std::string(rankmap_last_error()).find("portfolio 0"), std::string::npos) << rankmap_last_error();
+    EXPECT_EQ(rankmap_portfolio_members(-3, 8, &k), RANKMAP_ERR_INVALID);
+    EXPECT_EQ(k, 1);
+}
+
+TEST(Portfolio, Member0KeepsTheSeedAndTheOthersGetDistinctOnes) {
+    EXPECT_EQ(rankmap_portfolio_seed(5, 0), 5u);
+    std::vector<uint64_t> seen{5};
+    for (int i = 1; i < 64; ++i) {
+        const uint64_t s = rankmap_portfolio_seed(5, i);
+        EXPECT_EQ(s, rankmap_portfolio_seed(5, i));
+        for (uint64_t t : seen) EXPECT_NE(s, t) << "member " << i;
+        seen.push_back(s);
+    }
+    EXPECT_NE(rankmap_portfolio_seed(5, 1), rankmap_portfolio_seed(6, 1));
+}
+
+TEST(Portfolio, ScoreIsTheReturnedFOrInfinity) {
+    rankmap_report r{};
+    r.F = 42;
+    EXPECT_EQ(rankmap_portfolio_score(RANKMAP_OK, &r), 42.0);
+    EXPECT_EQ(rankmap_portfolio_score(RANKMAP_ERR_TIMEOUT, &r), HUGE_VAL);
+    EXPECT_EQ(rankmap_portfolio_score(RANKMAP_OK, nullptr), HUGE_VAL);
+    r.F = NAN;
+    EXPECT_EQ(rankmap_portfolio_score(RANKMAP_OK, &r), HUGE_VAL);
+}
+
+namespace {
+
+std::vector<unsigned char> packed(rankmap_graph_t g) {
+    size_t len = 0;
+    EXPECT_EQ(rankmap_graph_pack(g, nullptr, &len), RANKMAP_OK) << rankmap_last_error();
+    std::vector<unsigned char> buf(len);
+    EXPECT_EQ(rankmap_graph_pack(g, buf.data(), &len), RANKMAP_OK) << rankmap_last_error();
+    EXPECT_EQ(len, buf.size());
+    return buf;
+}
+
+// New ranks of the scrambled members of torus:4x4x2, and the report.
+std::vector<int> ranks_on_torus(rankmap_graph_t g, uint64_t seed, rankmap_report *after) {
+    Machine m("torus:4x4x2", {4, 4, 2});
+    const auto members = m.scrambled_members(3);
+    auto o = quiet();
+    o.seed = seed;
+    int ntasks = 0;
+    rankmap_graph_ntasks(g, &ntasks);
+    std::vector<int> ranks(members.size());
+    char why[600];
+    EXPECT_EQ(rankmap_reorder_ranks(m.t, g, &o, static_cast<int>(members.size()), members.data(), ntasks, 0,
+                                    ranks.data(), nullptr, after, why, sizeof why),
+              RANKMAP_OK)
+        << why;
+    return ranks;
+}
+
+} // namespace
+
+TEST(Portfolio, AnUnpackedGraphMapsAsTheOriginal) {
+    // a weighted irregular graph and an undeclared grid (all-to-all lines and
+    // the grid itself travel with it: the guard reads both)
+    std::vector<int> src, dst;
+    std::vector<double> w;
+    unsigned x = 7;
+    for (int v = 0; v < 32; ++v)
+        for (int j = 0; j < 3; ++j) {
+            x = x * 1103515245u + 12345u;
+            src.push_back(v);
+            dst.push_back(static_cast<int>((x >> 8) % 32));
+            w.push_back(1 + (x >> 20) % 9);
+        }
+    rankmap_graph_t irregular = nullptr, grid = nullptr;
+    ASSERT_EQ(rankmap_graph_create(32, static_cast<int64_t>(src.size()), src.data(), dst.data(), w.data(), &irregular),
+              RANKMAP_OK);
+    const int dims[3] = {4, 4, 2}, periods[3] = {1, 1, 1};
+    ASSERT_EQ(rankmap_graph_cartesian_alltoall(3, dims, periods, "unknown", &grid), RANKMAP_OK);
+    for (rankmap_graph_t g : {irregular, grid}) {
+        const auto buf = packed(g);
+        rankmap_graph_t copy = nullptr;
+        ASSERT_EQ(rankmap_graph_unpack(buf.data(), buf.size(), &copy), RANKMAP_OK) << rankmap_last_error();
+        EXPECT_EQ(packed(copy), buf);
+        for (uint64_t seed : {1u, 9u}) {
+            rankmap_report a{}, b{};
+            EXPECT_EQ(ranks_on_torus(g, seed, &a), ranks_on_torus(copy, seed, &b));
+            EXPECT_EQ(a.F, b.F);
+        }
+        rankmap_graph_free(copy);
+    }
+    rankmap_graph_free(irregular);
+    rankmap_graph_free(grid);
+}
+
+TEST(Portfolio, BadBuffersAreRefusedWithAMessage) {
+    rankmap_graph_t g = nullptr;
+    const int dims[2] = {4, 4}, periods[2] = {1, 0};
+    ASSERT_EQ(rankmap_graph_cartesian_alltoall(2, dims, periods, "1", &g), RANKMAP_OK);
+    const auto buf = packed(g);
+    // a buffer too small to pack into: nothing written
+    std::vector<unsigned char> small(buf.size() - 1, 0xee);
+    size_t len = small.size();
+    EXPECT_EQ(rankmap_graph_pack(g, small.data(), &len), RANKMAP_ERR_INVALID);
+    EXPECT_EQ(small, std::vector<unsigned char>(buf.size() - 1, 0xee));
+    // every truncation, a wrong header, bytes after the graph
+    rankmap_graph_t out = nullptr;
+    for (size_t cut = 0; cut < buf.size(); ++cut) {
+        EXPECT_EQ(rankmap_graph_unpack(buf.data(), cut, &out), RANKMAP_ERR_INVALID) << "cut at " << cut;
+        EXPECT_EQ(out, nullptr);
+    }
+    auto bad = buf;
+    bad[0] ^= 1;
+    EXPECT_EQ(rankmap_graph_unpack(bad.data(), bad.size(), &out), RANKMAP_ERR_INVALID);
+    EXPECT_NE(std::string(rankmap_last_error()).find("not a graph packed"), std::string::npos);
+    bad = buf;
+    bad.push_back(0);
+    EXPECT_EQ(rankmap_graph_unpack(bad.data(), bad.size(), &out), RANKMAP_ERR_INVALID);
+    // an edge to a task outside the graph (the first edge's target)
+    bad = buf;
+    const int32_t outside = 99;
+    std::memcpy(&bad[4 + 4 + 4 + 8 + 4], &outside, sizeof outside);
+    EXPECT_EQ(rankmap_graph_unpack(bad.data(), bad.size(), &out), RANKMAP_ERR_INVALID);
+    EXPECT_EQ(out, nullptr);
+    EXPECT_EQ(rankmap_graph_unpack(nullptr, 4, &out), RANKMAP_ERR_INVALID);
+    rankmap_graph_free(g);
+}
