@@ -9,8 +9,9 @@
  * (maint/mpich/patches/0003, 0004) on all ranks of the communicator:
  *   1. the task graph reaches rank 0 (Cartesian and graph arguments are the
  *      same everywhere; distributed-graph edges are gathered; MPI_UNWEIGHTED
- *      and MPI_WEIGHTS_EMPTY weigh 1);
- *   2. rank 0 maps the tasks with rankmap_map() onto the nodes of the
+ *      and MPI_WEIGHTS_EMPTY weigh 1) and, packed, the first
+ *      MPIR_CVAR_RANKMAP_PORTFOLIO ranks (the portfolio, rankmap_glue.h);
+ *   2. each of them maps the tasks with its own seed onto the nodes of the
  *      communicator's processes (the address table of table.c; a
  *      communicator that does not fill the machine evenly is mapped on the
  *      distance matrix of its own processes, up to MPIR_CVAR_RANKMAP_MAX_MATRIX
@@ -21,9 +22,11 @@
  *      keeps it, the others lowest rank first; the current order stays
  *      unless the cost model predicts a clear gain (MPIR_CVAR_RANKMAP_GUARD;
  *      MPIR_CVAR_RANKMAP_CART_ALLTOALL tells it which grid lines do
- *      all-to-all);
- *   3. one scatter gives every process its new rank (MPI_UNDEFINED beyond the
- *      grid) and the old rank that takes over its vertex, so all agree;
+ *      all-to-all); an allreduce elects the lowest F, the lowest rank on
+ *      ties;
+ *   3. the winner's scatter gives every process its new rank (MPI_UNDEFINED
+ *      beyond the grid) and the old rank that takes over its vertex, so all
+ *      agree;
  *   4. PMPI_Comm_split(comm, 0, new rank) orders the processes and the MPI
  *      library's own constructor runs on the result with reorder=0.
  * MPIR_CVAR_RANKMAP_CART=0, _GRAPH=0 and _DIST_GRAPH=0 keep the order of one
@@ -35,16 +38,20 @@
  * As for MPI_Graph_create, the vertices of a reordered distributed graph are
  * ranks of the new communicator: the process with new rank v plays vertex v
  * (for the adjacent form, each process's lists are moved to the process
- * that received its old rank).  A mapper failure or timeout keeps the
- * identity order with one warning on rank 0; never an abort or a hang.
- * Cost: the mapper's time (bounded by MPIR_CVAR_RANKMAP_TIME_LIMIT), one
- * scatter of 2 integers per process, one communicator split; distributed
- * graphs add a gather of 3 integers per edge (and for the adjacent form one
- * exchange of each process's lists).
+ * that received its old rank).  A member whose search fails scores +inf
+ * and the others win; when every member fails (or times out) the identity
+ * order stays with one warning; never an abort or a hang.
+ * Cost: the mapper's time (bounded by MPIR_CVAR_RANKMAP_TIME_LIMIT, the
+ * portfolio's searches at once), with a portfolio a broadcast of the packed
+ * graph (16 bytes per edge) and an allreduce, one scatter of 2 integers per
+ * process, one communicator split; distributed graphs add a gather of 3
+ * integers per edge (and for the adjacent form one exchange of each
+ * process's lists).
  */
 #define _GNU_SOURCE
 #include <mpi.h>
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,68 +200,130 @@ static int guard_flags(void)
     return flags;
 }
 
-/* Rank 0: maps the graph and fills new_of_member[size] through the glue
- * (identity on failure). */
-static void compute_ranks(MPI_Comm comm, int size, const char *what, int ntasks,
-                          rankmap_graph_t graph, const rankmap_options *base,
-                          int *new_of_member)
+/* One member's search of the portfolio (rankmap_glue.h). */
+typedef struct candidate {
+    int status; /* of rankmap_reorder_ranks(), or of what came before it */
+    rankmap_report before, after;
+    char why[600];
+} candidate;
+
+/* Member `member` of the portfolio: maps the graph with its own seed and
+ * fills new_of_member[size] through the glue (the identity on failure). */
+static void compute_ranks(MPI_Comm comm, int size, int member, int ntasks, rankmap_graph_t graph,
+                          const rankmap_options *base, int *new_of_member, candidate *c)
 {
     comm_machine m;
-    char why[600] = "";
-    int ok = 0;
-    rankmap_report rep, rep0;
 
     identity_ranks(size, ntasks, new_of_member);
     memset(&m, 0, sizeof(m));
+    c->status = RANKMAP_ERR_INVALID;
+    c->why[0] = '\0';
     if (!graph) {
-        snprintf(why, sizeof(why), "%s", rankmap_last_error());
-        goto out;
+        snprintf(c->why, sizeof(c->why), "%s", rankmap_last_error());
+        return;
     }
-    if (machine_build(comm, size, &m, why, sizeof(why)) != 0)
-        goto out;
+    if (machine_build(comm, size, &m, c->why, sizeof(c->why)) != 0)
+        return;
     rankmap_options opts = *base;
     opts.algorithm = pmpi_set.algorithm;
-    opts.seed = (uint64_t) pmpi_set.seed;
+    opts.seed = rankmap_portfolio_seed((uint64_t) pmpi_set.seed, member);
     opts.time_limit = pmpi_set.time_limit;
-    opts.verbose = pmpi_set.verbose >= 2 ? 2 : 0;
-    if (rankmap_reorder_ranks(m.topo, graph, &opts, size, m.node_of_member, ntasks,
-                              guard_flags() |
-                                  (pmpi_set.keep_rank0 ? 0 : RANKMAP_REORDER_FREE_RANK0),
-                              new_of_member, &rep0, &rep, why, sizeof(why)) != RANKMAP_OK)
-        goto out;
-    ok = 1;
-    if (pmpi_set.verbose)
-        pmpi_say("%s: %d tasks, F %g -> %g (F_min %g), %s, %.3f ms; %s", what, ntasks, rep0.F, rep.F,
-                 rep.F_min, rep.algorithm, 1e3 * rep.seconds, why);
-out:
-    if (!ok)
-        pmpi_say("%s: reorder kept the identity order (%s)", what, why);
+    opts.verbose = pmpi_set.verbose >= 2 && member == 0 ? 2 : 0;
+    c->status = rankmap_reorder_ranks(m.topo, graph, &opts, size, m.node_of_member, ntasks,
+                                      guard_flags() |
+                                          (pmpi_set.keep_rank0 ? 0 : RANKMAP_REORDER_FREE_RANK0),
+                                      new_of_member, &c->before, &c->after, c->why,
+                                      sizeof(c->why));
     for (int i = 0; i < size; i++) /* the glue's -1: no rank in the new communicator */
         if (new_of_member[i] < 0)
             new_of_member[i] = MPI_UNDEFINED;
     machine_free(&m);
 }
 
-/* All ranks: rank 0 computes, everyone gets pair[0] = its new rank and
- * pair[1] = the old rank that receives its vertex (MPI_UNDEFINED if none).
- * Frees graph. */
+/* The graph from rank 0 to every process, packed (rankmap_graph_pack); a
+ * process below k unpacks it into *graph (NULL when it cannot).  Rank 0
+ * without a graph, or with one of 2 GiB or more packed, sends nothing:
+ * *k becomes 1 on every process and rank 0 maps alone. */
+static int share_graph(MPI_Comm comm, int rank, int *k, rankmap_graph_t *graph)
+{
+    void *buf = NULL;
+    size_t packed = 0;
+    long long len = 0;
+    int rc;
+    if (rank == 0 && *graph && rankmap_graph_pack(*graph, NULL, &packed) == RANKMAP_OK &&
+        packed < 0x7fffffffULL && (buf = malloc(packed)) &&
+        rankmap_graph_pack(*graph, buf, &packed) == RANKMAP_OK)
+        len = (long long) packed;
+    if ((rc = PMPI_Bcast(&len, 1, MPI_LONG_LONG, 0, comm)) != MPI_SUCCESS)
+        goto out;
+    if (len == 0) {
+        *k = 1;
+        goto out;
+    }
+    if (rank != 0)
+        buf = malloc((size_t) len);
+    /* a process that cannot hold the bytes still takes part, through a
+     * buffer of its own size; it has no graph afterwards */
+    char spare[1];
+    int ok = buf != NULL;
+    if (!ok)
+        buf = spare;
+    rc = PMPI_Bcast(buf, (int) len, MPI_BYTE, 0, comm);
+    if (rc == MPI_SUCCESS && rank != 0 && rank < *k && ok &&
+        rankmap_graph_unpack(buf, (size_t) len, graph) != RANKMAP_OK)
+        *graph = NULL;
+    if (!ok)
+        buf = NULL;
+out:
+    free(buf);
+    return rc;
+}
+
+/* All ranks: the first k = MPIR_CVAR_RANKMAP_PORTFOLIO members map with
+ * their own seeds (rank 0 alone when k = 1), an allreduce elects the lowest
+ * score (the lowest member on ties), and the winner hands every process
+ * pair[0] = its new rank and pair[1] = the old rank that receives its vertex
+ * (MPI_UNDEFINED if none).  graph is rank 0's; frees it. */
 static int reorder_collective(MPI_Comm comm, const char *what, int ntasks, rankmap_graph_t graph,
                               const rankmap_options *opts, int pair[2])
 {
-    int rank, size, rc;
+    int rank, size, rc, k = 1;
     int *sendbuf = NULL, *new_of_member = NULL;
+    candidate *c = NULL;
+    struct {
+        double score;
+        int member;
+    } mine, best = { 0, 0 };
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
-    if (rank == 0) {
+    (void) rankmap_portfolio_members(pmpi_set.portfolio, size, &k); /* checked in MPI_Init */
+    if (k > 1 && (rc = share_graph(comm, rank, &k, &graph)) != MPI_SUCCESS)
+        goto out;
+    mine.score = HUGE_VAL;
+    mine.member = rank;
+    if (rank < k) {
         new_of_member = malloc((size_t) size * sizeof(int));
+        c = calloc(1, sizeof(*c));
+        if (new_of_member && c) {
+            compute_ranks(comm, size, rank, ntasks, graph, opts, new_of_member, c);
+            mine.score = rankmap_portfolio_score(c->status, &c->after);
+        } else if (c) {
+            snprintf(c->why, sizeof(c->why), "out of memory");
+            c->status = RANKMAP_ERR_NOMEM;
+        }
+    }
+    if (k > 1 && (rc = PMPI_Allreduce(&mine, &best, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm)) !=
+                     MPI_SUCCESS)
+        goto out;
+    if (rank == best.member) {
         sendbuf = malloc(2 * (size_t) size * sizeof(int));
-        if (!new_of_member || !sendbuf) {
-            /* still take part in the scatter: everyone keeps its rank */
-            free(sendbuf);
+        if (!sendbuf) {
+            /* the scatter's root must send: keep the order through a buffer
+             * built after freeing the candidate's */
+            free(new_of_member);
+            new_of_member = NULL;
             sendbuf = malloc(2 * (size_t) size * sizeof(int));
         }
-        if (new_of_member)
-            compute_ranks(comm, size, what, ntasks, graph, opts, new_of_member);
         for (int i = 0; sendbuf && i < size; i++)
             sendbuf[2 * i + 1] = MPI_UNDEFINED;
         for (int i = 0; sendbuf && i < size; i++) {
@@ -263,12 +332,29 @@ static int reorder_collective(MPI_Comm comm, const char *what, int ntasks, rankm
             if (v != MPI_UNDEFINED)
                 sendbuf[2 * v + 1] = i;
         }
+        if (!c)
+            pmpi_say("%s: reorder kept the identity order (out of memory)", what);
+        else if (c->status != RANKMAP_OK || !new_of_member)
+            pmpi_say("%s: reorder kept the identity order (%s)", what,
+                     new_of_member ? c->why : "out of memory");
+        else if (pmpi_set.verbose)
+            pmpi_say("%s: %d tasks, F %g -> %g (F_min %g), %s, %.3f ms%s; %s", what, ntasks,
+                     c->before.F, c->after.F, c->after.F_min, c->after.algorithm,
+                     1e3 * c->after.seconds, k > 1 ? ", best of the portfolio" : "", c->why);
+        if (k > 1 && pmpi_set.verbose)
+            pmpi_say("%s: portfolio of %d ranks, rank %d's search won", what, k, rank);
+    } else if (c && c->status != RANKMAP_OK && best.score < HUGE_VAL) {
+        pmpi_say("%s: rank %d's search of the portfolio failed (%s); the best of the others is "
+                 "used",
+                 what, rank, c->why);
     }
+    rc = PMPI_Scatter(sendbuf, 2, MPI_INT, pair, 2, MPI_INT, best.member, comm);
+out:
     if (graph)
         rankmap_graph_free(graph);
-    rc = PMPI_Scatter(sendbuf, 2, MPI_INT, pair, 2, MPI_INT, 0, comm);
     free(sendbuf);
     free(new_of_member);
+    free(c);
     return rc;
 }
 
@@ -430,11 +516,12 @@ static int cart_pair(MPI_Comm comm, int ndims, const int dims[], const int perio
             size_t len = strlen(what);
             snprintf(what + len, sizeof(what) - len, " (MPIR_CVAR_RANKMAP_CART_ALLTOALL)");
         }
-        opts.cart_ndims = ndims;
-        for (int i = 0; i < ndims; i++) {
-            opts.cart_dims[i] = dims[i];
-            opts.cart_periods[i] = periods[i] ? 1 : 0;
-        }
+    }
+    /* every member of the portfolio maps with the grid (the same on all ranks) */
+    opts.cart_ndims = ndims;
+    for (int i = 0; i < ndims; i++) {
+        opts.cart_dims[i] = dims[i];
+        opts.cart_periods[i] = periods[i] ? 1 : 0;
     }
     return reorder_collective(comm, what, ntasks, graph, &opts, pair);
 }

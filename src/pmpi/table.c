@@ -154,6 +154,9 @@ static int settings_read(char *err, size_t errlen)
     }
     if (!bad)
         bad |= parse_long("SEED", 1, 0, 0x7fffffffL, &pmpi_set.seed, err, errlen);
+    if (!bad && !(bad |= parse_long("PORTFOLIO", RANKMAP_PORTFOLIO_DEFAULT, 1, 1L << 20, &v, err,
+                                    errlen)))
+        pmpi_set.portfolio = (int) v;
     if (!bad && !(bad |= parse_long("VERBOSE", 0, 0, 2, &v, err, errlen)))
         pmpi_set.verbose = (int) v;
     if (!bad && !(bad |= parse_long("MAX_MATRIX", 1024, 0, 1 << 20, &v, err, errlen)))

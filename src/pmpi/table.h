@@ -23,6 +23,7 @@ typedef struct pmpi_settings {
     const char *algorithm; /* MPIR_CVAR_RANKMAP_ALGORITHM ("auto") */
     double time_limit;     /* MPIR_CVAR_RANKMAP_TIME_LIMIT (0) */
     long seed;             /* MPIR_CVAR_RANKMAP_SEED (1) */
+    int portfolio;         /* MPIR_CVAR_RANKMAP_PORTFOLIO (RANKMAP_PORTFOLIO_DEFAULT) */
     int verbose;           /* MPIR_CVAR_RANKMAP_VERBOSE (0) */
     int strict;            /* MPIR_CVAR_RANKMAP_STRICT (0) */
     int max_matrix;        /* MPIR_CVAR_RANKMAP_MAX_MATRIX (1024) */

@@ -5,8 +5,12 @@
  * each MPI's own mpicc and run with or without librankmap-pmpi preloaded.
  *
  *   topo_app MODE EXPECT MAPFILE TORUS GRID
- *     MODE     cart | cart-create | graph | dist-adjacent | dist-general
- *              (cart-create: without MPI_Cart_map, which SimGrid's SMPI lacks)
+ *     MODE     cart | cart-create | graph | dist-adjacent | dist-general |
+ *              dist-random (cart-create: without MPI_Cart_map, which
+ *              SimGrid's SMPI lacks; dist-random: each vertex names three
+ *              pseudo-random out-edges of weights 1..9 instead of its grid
+ *              neighbours, a graph on which differently seeded searches end
+ *              apart, for the portfolio's tests)
  *     EXPECT   reorder   ranks moved and every grid neighbour pair is 1 hop
  *                        apart on the torus (F = F_min for a grid that embeds)
  *              identity  every process kept its rank
@@ -25,7 +29,8 @@
  * Graph_neighbors and Dist_graph_neighbors return the grid neighbours of the
  * caller's new rank (the process with new rank v plays vertex v);
  * MPI_Neighbor_alltoall on the distributed graph delivers each neighbour's
- * data.  Rank 0 prints "moved M worst W members K" and PASS/FAIL.
+ * data.  Rank 0 prints "moved M worst W members K", "order R0 R1 ..." (the
+ * new rank of every world rank, - for none) and PASS/FAIL.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -80,6 +85,28 @@ static int grid_neighbours(int nd, const int *dims, int v, int *out)
             out[k++] = u;
         }
     return k;
+}
+
+/* dist-random: three distinct out-neighbours of v (never v) and their
+ * weights: v + 1 (so that every vertex has an in-neighbour: MPICH 4.0.2's
+ * MPI_Dist_graph_neighbors faults on a weighted vertex without one), then
+ * two from a linear congruential sequence of v alone */
+static int random_neighbours(int n, int v, int *out, int *w)
+{
+    unsigned x = 2654435761u * (unsigned) (v + 1), k = 1;
+    out[0] = (v + 1) % n;
+    w[0] = 1 + v % 9;
+    while (k < 3 && n > 3) {
+        x = x * 1103515245u + 12345u;
+        int u = (int) ((x >> 8) % (unsigned) n), dup = u == v;
+        for (unsigned i = 0; i < k; i++)
+            dup |= out[i] == u;
+        if (!dup) {
+            out[k] = u;
+            w[k++] = 1 + (int) ((x >> 20) % 9u);
+        }
+    }
+    return (int) k;
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -187,6 +214,10 @@ int main(int argc, char **argv)
         for (int i = 0; i < deg; i++)
             w[i] = 5;
         MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &src, &deg, nb, w, MPI_INFO_NULL, 1, &comm);
+    } else if (!strcmp(mode, "dist-random")) {
+        CHECK(n == wsize, "distributed graphs need grid size = ranks");
+        int w[2 * MAXD], deg = random_neighbours(n, wrank, nb, w);
+        MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &wrank, &deg, nb, w, MPI_INFO_NULL, 1, &comm);
     } else {
         if (wrank == 0)
             fprintf(stderr, "topo_app: unknown mode %s\n", mode);
@@ -200,7 +231,9 @@ int main(int argc, char **argv)
         MPI_Comm_size(comm, &size);
         CHECK(size == n, "new communicator has %d ranks, grid %d", size, n);
         moved = rank != wrank;
-        k = grid_neighbours(gnd, gdims, rank, nb);
+        int wts[2 * MAXD];
+        k = strcmp(mode, "dist-random") ? grid_neighbours(gnd, gdims, rank, nb)
+                                        : random_neighbours(n, rank, nb, wts);
         /* what MPI says the neighbours are */
         if (!strcmp(mode, "graph")) {
             int cnt, got_nb[2 * MAXD];
@@ -252,6 +285,8 @@ int main(int argc, char **argv)
         MPI_Group_free(&g);
         MPI_Group_free(&wg);
     }
+    int *order = wrank == 0 ? malloc((size_t) wsize * sizeof(int)) : NULL;
+    MPI_Gather(&rank, 1, MPI_INT, order, 1, MPI_INT, 0, MPI_COMM_WORLD);
     int all[4], local[4] = { moved, worst, member, failures };
     MPI_Reduce(local, all, 4, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     MPI_Reduce(&worst, &all[1], 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
@@ -261,6 +296,11 @@ int main(int argc, char **argv)
         worst = all[1];
         members = all[2];
         printf("moved %d worst %d members %d\n", moved, worst, members);
+        printf("order");
+        for (int i = 0; i < wsize; i++)
+            printf(order[i] < 0 ? " -" : " %d", order[i]);
+        printf("\n");
+        free(order);
         if (members != n) {
             printf("%d processes are in the new communicator, expected %d\n", members, n);
             ok = 0;
