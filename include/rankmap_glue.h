@@ -158,9 +158,9 @@ int rankmap_place_task0(rankmap_topology_t topo, rankmap_graph_t graph,
  * safety stop: a member that fails or runs out scores +inf and the others
  * win.  Every rank ends with the winner's permutation.                    */
 
-/* Members that map by default: eight differently seeded searches gain
- * 1-3 % of F over one (bench/results/portfolio.md) at no extra wall time
- * when the members have cores of their own.                              */
+/* Members that map by default: eight differently seeded searches reach
+ * the F of sixteen or nearly (bench/results/portfolio.md), at the wall time
+ * of one when the members have cores of their own.                       */
 #define RANKMAP_PORTFOLIO_DEFAULT 8
 
 /* K for a communicator of nmembers processes: min(setting, nmembers).
