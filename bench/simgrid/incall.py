@@ -173,7 +173,6 @@ def main():
         except (OSError, StopIteration):
             pass
         with open(a.record, "w") as f:
-            f.write("<!-- written by bench/simgrid/incall.py; do not edit -->\n")
             load = " ".join(f"{x:.2f}" for x in os.getloadavg())
             f.write(f"> date: {datetime.date.today()} · commit: {commit} ·\n"
                     f"> machine: {platform.node()} ({cpu}, {os.cpu_count()} cores; load average at the end "
