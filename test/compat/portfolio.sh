@@ -4,14 +4,18 @@
 #               plugin  (Debian's MPICH with PLUGIN = librankmap-pmpi.so preloaded)
 # The portfolio (MPIR_CVAR_RANKMAP_PORTFOLIO, include/rankmap_glue.h): the
 # first K ranks of the communicator map with their own seeds and the lowest
-# F wins.  On an unmodified program (test/pmpi/topo_app.c, 32 ranks on a
-# scrambled 4x4x2 torus):
-#   - distributed graph of pseudo-random weighted edges (dist-random), K = 1
-#     and K = 8: the new communicator behaves as MPI promises, K = 8 ends
-#     with an F no higher than rank 0 alone, and two runs with K = 8 give
-#     the same permutation and the same winner;
-#   - a Cartesian grid (the grid reaches every member) and a graph, K = 8:
-#     every grid neighbour one hop away;
+# F wins.  On an unmodified program (test/pmpi/topo_app.c, on a scrambled
+# torus):
+#   - distributed graph of pseudo-random weighted edges (dist-random, 16
+#     ranks on 4x2x2), K = 1 and K = 8: the new communicator behaves as MPI
+#     promises, K = 8 ends with an F no higher than rank 0 alone, and two
+#     runs with K = 8 give the same permutation and the same winner.  16
+#     ranks: every search then ends well within the engine's wall-clock
+#     safety net on this 2-core machine (at 32 ranks each process gets a
+#     sixteenth of a core, a search can reach the net, and the result would
+#     depend on the clock);
+#   - a Cartesian grid (the grid reaches every member) and a graph, K = 8,
+#     32 ranks on 4x4x2: every grid neighbour one hop away;
 #   - an unknown mapper: every member fails, the call keeps MPI's order with
 #     one line, never a hang;
 #   - a bad value of the setting: one line naming it.
@@ -19,17 +23,22 @@ kind=$1 mpicc=$2 mpiexec=$3 plugin=$4 src=$5 work=$6
 t=$src/test/pmpi
 script=portfolio.sh
 . "$src/test/compat/layer.sh"
-map=$t/torus-4x4x2-scrambled.map
-MPIR_CVAR_RANKMAP_TOPOLOGY=torus:4x4x2 MPIR_CVAR_RANKMAP_MAPPING=$map MPIR_CVAR_RANKMAP_VERBOSE=1
-export MPIR_CVAR_RANKMAP_TOPOLOGY MPIR_CVAR_RANKMAP_MAPPING MPIR_CVAR_RANKMAP_VERBOSE
+MPIR_CVAR_RANKMAP_VERBOSE=1
+export MPIR_CVAR_RANKMAP_VERBOSE
 fail=0
+# machine NP TORUS: NP ranks on the scrambled torus TORUS
+machine() {
+  np=$1 torus=$2 map=$t/torus-$2-scrambled.map
+  MPIR_CVAR_RANKMAP_TOPOLOGY=torus:$torus MPIR_CVAR_RANKMAP_MAPPING=$map
+  export MPIR_CVAR_RANKMAP_TOPOLOGY MPIR_CVAR_RANKMAP_MAPPING
+}
 
 # run TAG MODE EXPECT GRID ERR_REGEX [VAR=VALUE...]: topo_app must pass with
 # EXPECT, stderr must match ERR_REGEX; output in $work/TAG.out, .err
 run() {
   tag=$1 mode=$2 expect=$3 grid=$4 errre=$5; shift 5
   # shellcheck disable=SC2086
-  env "$@" "$mpiexec" $pre -n 32 "$app" "$mode" "$expect" "$map" 4x4x2 "$grid" \
+  env "$@" "$mpiexec" $pre -n $np "$app" "$mode" "$expect" "$map" $torus "$grid" \
     >"$work/$tag.out" 2>"$work/$tag.err"
   st=$?
   ok=1
@@ -49,10 +58,11 @@ f_after() { sed -n 's/.* tasks, F [0-9.e+]* -> \([0-9.e+]*\) .*/\1/p' "$work/$1.
 order() { grep '^order' "$work/$1.out"; }
 winner() { grep -o "portfolio of [0-9]* ranks, rank [0-9]*'s search won" "$work/$1.err"; }
 
-line='MPI_Dist_graph_create: 32 tasks, F [0-9.e+]+ -> [0-9.e+]+'
-if run alone dist-random any 32 "$line" MPIR_CVAR_RANKMAP_PORTFOLIO=1 &&
-  run eight dist-random any 32 "$line.*best of the portfolio" MPIR_CVAR_RANKMAP_PORTFOLIO=8 &&
-  run again dist-random any 32 "portfolio of 8 ranks" MPIR_CVAR_RANKMAP_PORTFOLIO=8; then
+machine 16 4x2x2
+line='MPI_Dist_graph_create: 16 tasks, F [0-9.e+]+ -> [0-9.e+]+'
+if run alone dist-random any 16 "$line" MPIR_CVAR_RANKMAP_PORTFOLIO=1 &&
+  run eight dist-random any 16 "$line.*best of the portfolio" MPIR_CVAR_RANKMAP_PORTFOLIO=8 &&
+  run again dist-random any 16 "portfolio of 8 ranks" MPIR_CVAR_RANKMAP_PORTFOLIO=8; then
   f1=$(f_after alone) f8=$(f_after eight)
   if [ -n "$f1" ] && [ -n "$f8" ] && awk -v a="$f8" -v b="$f1" 'BEGIN { exit !(a <= b) }'; then
     echo "ok   $kind distributed graph: F $f1 with rank 0 alone, $f8 with 8 ranks ($(winner eight))"
@@ -70,11 +80,13 @@ if run alone dist-random any 32 "$line" MPIR_CVAR_RANKMAP_PORTFOLIO=1 &&
     fail=1
   fi
 fi
+machine 32 4x4x2
 run cart cart reorder 4x4x2 'MPI_Cart 4px4px2p: .*best of the portfolio' MPIR_CVAR_RANKMAP_PORTFOLIO=8 &&
   echo "ok   $kind Cartesian grid, 8 ranks: every neighbour one hop away"
 run graph graph reorder 4x4x2 'MPI_Graph: 32 tasks.*best of the portfolio' MPIR_CVAR_RANKMAP_PORTFOLIO=8 &&
   echo "ok   $kind graph, 8 ranks: every neighbour one hop away"
-if run nomapper dist-random identity 32 'reorder kept the identity order .*no-such' \
+machine 16 4x2x2
+if run nomapper dist-random identity 16 'reorder kept the identity order .*no-such' \
   MPIR_CVAR_RANKMAP_PORTFOLIO=8 MPIR_CVAR_RANKMAP_ALGORITHM=no-such; then
   n=$(grep -c 'reorder kept the identity order' "$work/nomapper.err")
   if [ "$n" = 1 ]; then echo "ok   $kind every member fails: MPI's order, one line"; else
@@ -84,6 +96,6 @@ fi
 # the plugin keeps MPI's order on any bad setting; the patched MPICH warns
 # and maps on rank 0 alone
 case $kind in plugin) bad=identity ;; *) bad=reorder ;; esac
-run bad cart "$bad" 4x4x2 'MPIR_CVAR_RANKMAP_PORTFOLIO.*0' MPIR_CVAR_RANKMAP_PORTFOLIO=0 &&
+run bad cart "$bad" 4x2x2 'MPIR_CVAR_RANKMAP_PORTFOLIO.*0' MPIR_CVAR_RANKMAP_PORTFOLIO=0 &&
   echo "ok   $kind a bad setting: one line naming it, $bad"
 exit $fail
