@@ -95,20 +95,26 @@ public:
           tol_(1e-9 * std::max(1.0, p.f_min)) {}
 
     std::vector<int> run() {
-        if (structured_candidate()) return best_;
+        steps();
+        // the safety net (no caller's limit) ran out: say so
+        if (p_.deadline.limit() <= 0 && dl_.expired() && p_.stopped_by_clock) *p_.stopped_by_clock = true;
+        return std::move(best_);
+    }
+
+private:
+    void steps() {
+        if (structured_candidate()) return;
         if (as_tree(p_.topo)) {
             offer(tree_refined_map(p_, dl_, c_.hier));
-            return best_;
+            return;
         }
         general_starts();
         band_candidates();
         chains();
         offer(std::move(greedy_));
         for (auto &st : starts_) offer(std::move(st.second));
-        return best_;
     }
 
-private:
     void offer(std::vector<int> &&cand) {
         if (cand.size() != static_cast<size_t>(N_)) return;
         double f = F_of(p_, cand);

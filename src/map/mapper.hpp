@@ -80,6 +80,10 @@ struct Problem {
     Deadline deadline;
     std::vector<TracePoint> *trace = nullptr;  // optional
     std::function<void(const std::string &)> progress;  // optional
+    // Set to true (when not null) if a wall-clock safety net, not the work
+    // budget, ended the search: the result then depends on the machine's
+    // speed and load (auto and fast without Options::time_limit).
+    bool *stopped_by_clock = nullptr;
 };
 
 // Build a Problem's derived data (symmetrized graph, capacity, F_min).

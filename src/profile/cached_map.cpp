@@ -37,14 +37,20 @@ CachedMapping map_with_cache(const Graph &g, const Topology &topo, Algorithm alg
         }
     }
     ProblemData d = prepare(g, topo);
-    Problem p{g, d.sym, topo, d.cap, d.f_min, grid, opt, Deadline(opt.time_limit), trace, progress};
+    bool stopped = false;
+    Problem p{g, d.sym, topo, d.cap, d.f_min, grid, opt, Deadline(opt.time_limit), trace, progress, &stopped};
     r.entry.place = run_mapper(alg, p);
     r.entry.seconds = clock.elapsed();
     if (opt.time_limit > 0 && r.entry.seconds > 1.5 * opt.time_limit + 0.5)
         throw Error("mapper '" + std::string(algorithm_name(alg)) + "' overran its time limit", ErrorKind::Timeout);
     r.entry.report = evaluate(g, topo, r.entry.place, d.f_min);
-    r.entry.algorithm = algorithm_name(alg);
-    if (!dir.empty()) {
+    // a search the safety net ended is named so (the report's algorithm)
+    // and not cached: it depends on the machine's speed, not only the key
+    r.entry.algorithm = std::string(algorithm_name(alg)) + (stopped ? ", safety stop" : "");
+    if (stopped && warn)
+        warn("the wall-clock safety net ended the '" + std::string(algorithm_name(alg)) +
+             "' search; the result depends on the machine's speed and load (set a time limit, or map offline)");
+    if (!dir.empty() && !stopped) {
         try {
             cache_store(dir, key, topo, r.entry);
         } catch (const Error &e) {

@@ -357,6 +357,24 @@ TEST(Strategies, LargeSizeSwitchesKeepAValidDeterministicPlacement) {
     EXPECT_LT(f.F(a), f.F(geometric_map(f.problem(), 1, &why)));
 }
 
+// The safety net: a search that only the wall clock ends says so through
+// Problem::stopped_by_clock (the C API then names the result "..., safety
+// stop", warns, and does not cache it); one the work budget ends does not.
+TEST(Strategies, TheSafetyNetSaysWhenItEndsTheSearch) {
+    Fixture f(random_graph(256, 4, 43), "torus:8x8x4");
+    bool stopped = false;
+    Problem p = f.problem();
+    p.stopped_by_clock = &stopped;
+    expect_capacity(f, map_auto(p, auto_preset(256)));
+    EXPECT_FALSE(stopped);
+    AutoContext c = auto_preset(256);
+    c.net_min = 0;
+    c.net_factor = 1e-12;  // a net of a picosecond: expired before the first step ends
+    const std::vector<int> a = map_auto(p, c);
+    expect_capacity(f, a);
+    EXPECT_TRUE(stopped);
+}
+
 // ---- geometric start (geometric.cpp) ---------------------------------------
 
 // A mesh graph with scrambled labels carries no coordinates; the drawing
