@@ -262,18 +262,18 @@ static int share_graph(MPI_Comm comm, int rank, int *k, rankmap_graph_t *graph)
     }
     if (rank != 0)
         buf = malloc((size_t) len);
-    /* a process that cannot hold the bytes still takes part, through a
-     * buffer of its own size; it has no graph afterwards */
-    char spare[1];
+    /* in pieces of the same size on every process, so that a process that
+     * cannot hold the bytes still takes part, each piece landing in a
+     * scratch buffer; it has no graph afterwards */
+    static char scratch[1 << 20];
     int ok = buf != NULL;
-    if (!ok)
-        buf = spare;
-    rc = PMPI_Bcast(buf, (int) len, MPI_BYTE, 0, comm);
+    for (long long off = 0; off < len && rc == MPI_SUCCESS; off += (long long) sizeof(scratch)) {
+        int n = len - off < (long long) sizeof(scratch) ? (int) (len - off) : (int) sizeof(scratch);
+        rc = PMPI_Bcast(ok ? (char *) buf + off : scratch, n, MPI_BYTE, 0, comm);
+    }
     if (rc == MPI_SUCCESS && rank != 0 && rank < *k && ok &&
         rankmap_graph_unpack(buf, (size_t) len, graph) != RANKMAP_OK)
         *graph = NULL;
-    if (!ok)
-        buf = NULL;
 out:
     free(buf);
     return rc;
