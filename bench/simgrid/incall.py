@@ -88,10 +88,26 @@ def cli_map(tools, topo, graph, alg):
     return ru.ru_utime + ru.ru_stime, json.loads(out)["ratio"]
 
 
+# SMPI privatizes every rank by mapping its own copy of the program: about
+# 4-8 memory maps per rank (16,384 ranks exceed the kernel's default 65,530).
+MAPS_PER_RANK = 6
+
+
+def check_map_count(n):
+    try:
+        have = int(open("/proc/sys/vm/max_map_count").read())
+    except OSError:
+        return
+    if have < MAPS_PER_RANK * n:
+        sys.exit(f"incall.py: {n} simulated ranks need vm.max_map_count >= {MAPS_PER_RANK * n} (now {have}); "
+                 "as root: sysctl -w vm.max_map_count=1000000")
+
+
 def smpi_call(tools, exe, lib, dims, graph, k, work):
     n = 1
     for e in dims:
         n *= e
+    check_map_count(n)
     spec = "x".join(map(str, dims))
     xml = os.path.join(work, f"torus-{spec}.xml")
     if not os.path.exists(xml):
