@@ -149,9 +149,15 @@ int rankmap_place_task0(rankmap_topology_t topo, rankmap_graph_t graph,
  *   2. member i < K calls rankmap_reorder_ranks() with
  *      rankmap_portfolio_seed(seed, i) -- member 0 with the seed itself, so
  *      its candidate is the one rank 0 computes alone;
- *   3. an allreduce MINLOC of (rankmap_portfolio_score(), member) elects the
- *      winner: the lowest score, the lowest member on ties, member 0 when
- *      every member failed (its result is then the identity);
+ *   3. the election, in the guard's two regimes (step 5 above): an
+ *      allreduce MIN of the members' F (rankmap_portfolio_score(); small
+ *      messages) gives the lowest F; then an allreduce MINLOC of
+ *      (rankmap_portfolio_runoff(), member) elects, among the members whose
+ *      F is within RANKMAP_GUARD_MARGIN of the lowest -- as good for small
+ *      messages as the model can tell -- the one with the lowest predicted
+ *      time for large messages (rankmap_portfolio_time()); the lowest
+ *      member on ties, member 0 when every member failed (its result is
+ *      then the identity);
  *   4. the winner hands every process its new rank.
  * The permutation depends on the arguments, the seed and K only; every
  * search is budgeted in work, and a member's wall-clock time limit is a
@@ -175,6 +181,22 @@ uint64_t rankmap_portfolio_seed(uint64_t seed, int member);
 /* A member's score: after->F when status is RANKMAP_OK (the order it
  * returns, the current one when the guard kept it), else +inf (HUGE_VAL). */
 double rankmap_portfolio_score(int status, const rankmap_report *after);
+
+/* The predicted time of a member's order for large messages: the guard's
+ * bandwidth regime (the cost model with a unit of weight as a 1 MiB
+ * message, the graph's all-to-all groups as declared; a grid whose traffic
+ * is not declared as its stencil).  Task v sits on the node of the member
+ * whose new rank is v: node_of_member and new_of_member as given to and
+ * returned by rankmap_reorder_ranks() (-1 or any negative: no task).  On
+ * failure (a task without a member, a node out of range) *seconds is +inf
+ * and the status negative.                                                */
+int rankmap_portfolio_time(rankmap_topology_t topo, rankmap_graph_t graph, int nmembers,
+                           const int *node_of_member, const int *new_of_member,
+                           double *seconds);
+
+/* A member's score in the runoff of step 3: seconds when its F is finite
+ * and at most (1 + RANKMAP_GUARD_MARGIN) x F_lowest, else +inf.           */
+double rankmap_portfolio_runoff(double F, double seconds, double F_lowest);
 
 /* A graph (with the all-to-all lines and grid of
  * rankmap_graph_cartesian_alltoall) as bytes, for MPI_Bcast as MPI_BYTE

@@ -12,10 +12,12 @@
 
 #include "capi/capi.hpp"
 #include "common/rng.hpp"
+#include "cost/model.hpp"
 
 namespace {
 
 using rankmap::Error;
+using rankmap::check_placement;
 
 // "RMGP" and the layout's version: a buffer from another build of the
 // layout is refused, not misread.
@@ -93,6 +95,34 @@ uint64_t rankmap_portfolio_seed(uint64_t seed, int member) {
 double rankmap_portfolio_score(int status, const rankmap_report *after) {
     if (status != RANKMAP_OK || !after || !std::isfinite(after->F)) return HUGE_VAL;
     return after->F;
+}
+
+int rankmap_portfolio_time(rankmap_topology_t topo, rankmap_graph_t graph, int nmembers, const int *node_of_member,
+                           const int *new_of_member, double *seconds) {
+    if (seconds) *seconds = HUGE_VAL;
+    if (!topo || !graph || !node_of_member || !new_of_member || !seconds || nmembers < 1)
+        return fail(RANKMAP_ERR_INVALID, "rankmap_portfolio_time: NULL or empty argument");
+    return guarded([&] {
+        const int n = graph->g.n();
+        std::vector<int> place(static_cast<size_t>(n), -1);
+        for (int i = 0; i < nmembers; ++i) {
+            const int v = new_of_member[i];
+            if (v < 0) continue;
+            if (v >= n || place[v] >= 0)
+                throw Error("rankmap_portfolio_time: new rank " + std::to_string(v) + " of member " +
+                            std::to_string(i) + " is out of range or given twice");
+            place[v] = node_of_member[i];
+        }
+        for (int v = 0; v < n; ++v)
+            if (place[v] < 0) throw Error("rankmap_portfolio_time: task " + std::to_string(v) + " has no member");
+        check_placement(*topo->t, n, place);
+        *seconds = rankmap::bandwidth_time(graph->g, *topo->t, place, graph->alltoall);
+    });
+}
+
+double rankmap_portfolio_runoff(double F, double seconds, double F_lowest) {
+    if (!std::isfinite(F) || !std::isfinite(F_lowest) || std::isnan(seconds)) return HUGE_VAL;
+    return F <= (1 + RANKMAP_GUARD_MARGIN) * F_lowest ? seconds : HUGE_VAL;
 }
 
 int rankmap_graph_pack(rankmap_graph_t graph, void *buf, size_t *len) {

@@ -2,7 +2,7 @@
 //   rankmap map  --topology T (--graph G | --profile P [--weights W] [--threshold B])
 //                [--algorithm A] [--seed S] [--time-limit SEC] [--out MAPFILE] [--json]
 //                [--format F] [--order XYZT] [--cart DIMS[:PERIODS]] [--strategy S]
-//                [--trace FILE] [--cache DIR | --no-cache] [-v]
+//                [--trace FILE] [--cache DIR | --no-cache] [--portfolio K] [-v]
 //                [--guard model|f|off] [--current MAPFILE] [--alltoall GROUPS]
 //                [--cart DIMS[:PERIODS] --cart-alltoall all|none|unknown|LIST (instead of --graph)]
 //                [--hosts FILE [--rank-order F] [--hostfile F] [--ompi-hostfile F] [--rankfile F]]
@@ -14,7 +14,9 @@
 // or setting), 2 usage error.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -48,7 +50,7 @@ const char *kUsage =
     "  rankmap map  --topology T (--graph G | --profile P) [--algorithm A] [--seed S]\n"
     "               [--time-limit SEC] [--out MAPFILE] [--json] [--format edges|metis|matrix]\n"
     "               [--order XYZT] [--cart DIMS[:PERIODS]] [--strategy default|quality|speed]\n"
-    "               [--trace FILE] [--cache DIR | --no-cache] [-v]\n"
+    "               [--trace FILE] [--cache DIR | --no-cache] [--portfolio K] [-v]\n"
     "               guard: [--guard model|f|off] (default model: keep --current MAPFILE, else rank\n"
     "               order, unless the cost model predicts a clear gain) [--alltoall GROUPS]\n"
     "               all-to-all grid: --cart DIMS[:PERIODS] --cart-alltoall all|none|unknown|LIST (no --graph)\n"
@@ -512,15 +514,64 @@ int cmd_map(const Args &a) {
         std::fprintf(stderr, "rankmap: mapping %d tasks onto %s with '%s'...\n", g.n(), topo->describe().c_str(),
                      algorithm_name(alg));
     auto warn = [](const std::string &m) { std::fprintf(stderr, "rankmap: warning: %s\n", m.c_str()); };
-    CachedMapping m;
-    if (in_call) {
-        m = decide_as_in_call(a, *topo, g, o, cache_dir, extras);
-    } else {
-        m = map_with_cache(g, *topo, alg, o, grid, cache_dir, a.has("trace") ? &trace : nullptr, progress, warn);
+    // One search with the given seed, guard included; its report lines go to `ex`.
+    auto search = [&](uint64_t seed, std::vector<Extra> &ex) {
+        Options os = o;
+        os.seed = seed;
+        if (in_call) return decide_as_in_call(a, *topo, g, os, cache_dir, ex);
+        CachedMapping mi =
+            map_with_cache(g, *topo, alg, os, grid, cache_dir, a.has("trace") ? &trace : nullptr, progress, warn);
         if (!a2a.dims.empty() && !a2a.groups.empty() && (alg == Algorithm::Auto || alg == Algorithm::Fast))  // a grid with the hint, as rankmap_map()
-            prefer_for_alltoall(g, *topo, a2a.dims, a2a.alltoall, a2a.groups, m.entry.place, m.entry.report,
-                                m.entry.algorithm);
-        apply_guard(a, g, *topo, o, grid, warn, m, extras, a2a.groups);
+            prefer_for_alltoall(g, *topo, a2a.dims, a2a.alltoall, a2a.groups, mi.entry.place, mi.entry.report,
+                                mi.entry.algorithm);
+        apply_guard(a, g, *topo, os, grid, warn, mi, ex, a2a.groups);
+        return mi;
+    };
+    // --portfolio K: the K searches of the call's portfolio (rankmap_glue.h:
+    // member i's seed, the election), one after another on this core.
+    const int members = static_cast<int>(int_opt(a, "portfolio", 1, 1, 4096));
+    if (members > 1 && a.has("trace")) throw UsageError("--trace follows one search: leave out --portfolio");
+    CachedMapping m;
+    if (members == 1) {
+        m = search(o.seed, extras);
+    } else {
+        std::vector<CachedMapping> cand;
+        std::vector<std::vector<Extra>> cand_extras(static_cast<size_t>(members));
+        std::vector<double> F(static_cast<size_t>(members)), T(static_cast<size_t>(members));
+        double all_seconds = 0, F_lowest = HUGE_VAL;
+        const auto &groups = a.has("alltoall") ? read_groups(a.get("alltoall")) : a2a.groups;
+        for (int i = 0; i < members; ++i) {
+            cand.push_back(search(rankmap_portfolio_seed(o.seed, i), cand_extras[i]));
+            const CachedMapping &mi = cand.back();
+            all_seconds += mi.seconds;
+            rankmap_report r{};
+            r.F = mi.entry.report.F;
+            F[i] = rankmap_portfolio_score(RANKMAP_OK, &r);
+            T[i] = bandwidth_time(g, *topo, mi.entry.place, in_call ? std::vector<std::vector<int>>{} : groups);
+            F_lowest = std::min(F_lowest, F[i]);
+        }
+        // the election of the call (rankmap_glue.h, step 3)
+        int winner = 0;
+        double best = HUGE_VAL;
+        for (int i = 0; i < members; ++i) {
+            const double score = rankmap_portfolio_runoff(F[i], T[i], F_lowest);
+            if (show)
+                std::fprintf(stderr,
+                             "rankmap: portfolio member %d: F/F_min %.6f, busiest link %g, %.6g s for 1 MiB per unit%s "
+                             "(%s)\n",
+                             i, cand[i].entry.report.ratio, cand[i].entry.report.max_link_load, T[i],
+                             std::isfinite(score) ? "" : ", F above the margin", cand[i].entry.algorithm.c_str());
+            if (score < best) best = score, winner = i;
+        }
+        m = std::move(cand[winner]);
+        const auto &won_extras = cand_extras[winner];
+        extras.insert(extras.end(), won_extras.begin(), won_extras.end());
+        char line[160];
+        std::snprintf(line, sizeof line, "%d members (the call's seeds, one after another): member %d won; %.3f s in all",
+                      members, winner, all_seconds);
+        extras.push_back({"portfolio", line, std::to_string(members)});
+        extras.push_back({"portfolio_winner", "", std::to_string(winner)});
+        extras.push_back({"portfolio_seconds", "", std::to_string(all_seconds)});
     }
     if (a.has("out")) write_mapfile(*topo, a.get("out"), m.entry.place);
     write_launch_files(a, *topo, hosts, m.entry.place);

@@ -22,8 +22,9 @@
  *      keeps it, the others lowest rank first; the current order stays
  *      unless the cost model predicts a clear gain (MPIR_CVAR_RANKMAP_GUARD;
  *      MPIR_CVAR_RANKMAP_CART_ALLTOALL tells it which grid lines do
- *      all-to-all); an allreduce elects the lowest F, the lowest rank on
- *      ties;
+ *      all-to-all); two allreduces elect the winner: of the members
+ *      whose F is within the guard's margin of the lowest, the one with the
+ *      lowest predicted time for large messages, the lowest rank on ties;
  *   3. the winner's scatter gives every process its new rank (MPI_UNDEFINED
  *      beyond the grid) and the old rank that takes over its vertex, so all
  *      agree;
@@ -204,13 +205,15 @@ static int guard_flags(void)
 typedef struct candidate {
     int status; /* of rankmap_reorder_ranks(), or of what came before it */
     rankmap_report before, after;
+    double seconds; /* rankmap_portfolio_time() of its order (+inf: none) */
     char why[600];
 } candidate;
 
 /* Member `member` of the portfolio: maps the graph with its own seed and
- * fills new_of_member[size] through the glue (the identity on failure). */
+ * fills new_of_member[size] through the glue (the identity on failure);
+ * with `elect` (a portfolio of more than one) c->seconds too. */
 static void compute_ranks(MPI_Comm comm, int size, int member, int ntasks, rankmap_graph_t graph,
-                          const rankmap_options *base, int *new_of_member, candidate *c)
+                          const rankmap_options *base, int elect, int *new_of_member, candidate *c)
 {
     comm_machine m;
 
@@ -234,6 +237,15 @@ static void compute_ranks(MPI_Comm comm, int size, int member, int ntasks, rankm
                                           (pmpi_set.keep_rank0 ? 0 : RANKMAP_REORDER_FREE_RANK0),
                                       new_of_member, &c->before, &c->after, c->why,
                                       sizeof(c->why));
+    c->seconds = HUGE_VAL;
+    if (elect && c->status == RANKMAP_OK &&
+        rankmap_portfolio_time(m.topo, graph, size, m.node_of_member, new_of_member, &c->seconds) !=
+            RANKMAP_OK) {
+        /* an order the model cannot judge takes no part in the election */
+        snprintf(c->why, sizeof(c->why), "%s", rankmap_last_error());
+        c->status = RANKMAP_ERR_INTERNAL;
+        identity_ranks(size, ntasks, new_of_member);
+    }
     for (int i = 0; i < size; i++) /* the glue's -1: no rank in the new communicator */
         if (new_of_member[i] < 0)
             new_of_member[i] = MPI_UNDEFINED;
@@ -280,8 +292,10 @@ out:
 }
 
 /* All ranks: the first k = MPIR_CVAR_RANKMAP_PORTFOLIO members map with
- * their own seeds (rank 0 alone when k = 1), an allreduce elects the lowest
- * score (the lowest member on ties), and the winner hands every process
+ * their own seeds (rank 0 alone when k = 1), two allreduces elect the
+ * winner (rankmap_glue.h, step 3: the lowest F, then among the members
+ * within the guard's margin of it the lowest predicted time for large
+ * messages, the lowest member on ties), and the winner hands every process
  * pair[0] = its new rank and pair[1] = the old rank that receives its vertex
  * (MPI_UNDEFINED if none).  graph is rank 0's; frees it. */
 static int reorder_collective(MPI_Comm comm, const char *what, int ntasks, rankmap_graph_t graph,
@@ -299,22 +313,28 @@ static int reorder_collective(MPI_Comm comm, const char *what, int ntasks, rankm
     (void) rankmap_portfolio_members(pmpi_set.portfolio, size, &k); /* checked in MPI_Init */
     if (k > 1 && (rc = share_graph(comm, rank, &k, &graph)) != MPI_SUCCESS)
         goto out;
+    double F = HUGE_VAL, F_lowest = HUGE_VAL;
     mine.score = HUGE_VAL;
     mine.member = rank;
     if (rank < k) {
         new_of_member = malloc((size_t) size * sizeof(int));
         c = calloc(1, sizeof(*c));
         if (new_of_member && c) {
-            compute_ranks(comm, size, rank, ntasks, graph, opts, new_of_member, c);
-            mine.score = rankmap_portfolio_score(c->status, &c->after);
+            compute_ranks(comm, size, rank, ntasks, graph, opts, k > 1, new_of_member, c);
+            F = rankmap_portfolio_score(c->status, &c->after);
         } else if (c) {
             snprintf(c->why, sizeof(c->why), "out of memory");
             c->status = RANKMAP_ERR_NOMEM;
         }
     }
-    if (k > 1 && (rc = PMPI_Allreduce(&mine, &best, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm)) !=
-                     MPI_SUCCESS)
-        goto out;
+    if (k > 1) {
+        if ((rc = PMPI_Allreduce(&F, &F_lowest, 1, MPI_DOUBLE, MPI_MIN, comm)) != MPI_SUCCESS)
+            goto out;
+        if (c)
+            mine.score = rankmap_portfolio_runoff(F, c->seconds, F_lowest);
+        if ((rc = PMPI_Allreduce(&mine, &best, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm)) != MPI_SUCCESS)
+            goto out;
+    }
     if (rank == best.member) {
         sendbuf = malloc(2 * (size_t) size * sizeof(int));
         if (!sendbuf) {

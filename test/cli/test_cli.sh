@@ -96,6 +96,32 @@ expect_error "unknown workload" gen cubic7 --topology torus:2x2 --out "$tmp/x.ed
 expect_error "--seed" map --topology torus:4x4x4 --graph "$tmp/c1.edges" --seed -4
 expect_error "cannot open" map --topology torus:2x2 --graph "$tmp/none.edges"
 
+# 2b. --portfolio K: the call's K searches one after another and its
+# election (rankmap_glue.h): the winner's F is within the guard's margin
+# (2 %) of the lowest member F, and no member within that margin has a lower
+# predicted time for large messages; the same result twice.  (On this
+# UMT-like graph member 1 wins: its F is 1.7 % above member 0's, its busiest
+# link 8 % lighter.)
+"$rm_bin" gen umt --topology torus:4x4x4 --out "$tmp/umt.edges" 2>/dev/null && ok || bad "gen umt"
+pf() { "$rm_bin" map --topology torus:4x4x4 --graph "$tmp/umt.edges" --portfolio 4 --no-cache --json -v --out "$tmp/pf$1.map" \
+       >"$tmp/pf$1.json" 2>"$tmp/pf$1.err"; }
+if pf 1 && pf 2; then
+  w=$(sed -n 's/.*"portfolio_winner": \([0-9]*\).*/\1/p' "$tmp/pf1.json")
+  grep -qF '"portfolio": 4' "$tmp/pf1.json" && [ -n "$w" ] && ok || bad "--portfolio --json lacks portfolio, portfolio_winner: $(cat "$tmp/pf1.json")"
+  sed -n 's/^rankmap: portfolio member \([0-9]*\): F\/F_min \([0-9.]*\), busiest link [0-9.e+]*, \([0-9.e+-]*\) s for 1 MiB.*/\1 \2 \3/p' \
+    "$tmp/pf1.err" >"$tmp/members"
+  [ "$(wc -l <"$tmp/members")" = 4 ] && ok || bad "--portfolio 4 -v: not 4 member lines: $(cat "$tmp/pf1.err")"
+  awk -v w="$w" '{ f[$1] = $2; t[$1] = $3; if (NR == 1 || $2 < lo) lo = $2 }
+       END { if (f[w] > 1.02 * lo) exit 1
+             for (i in f) if (f[i] <= 1.02 * lo && (t[i] < t[w] || (t[i] == t[w] && i + 0 < w + 0))) exit 1 }' \
+    "$tmp/members" && ok || bad "--portfolio: member $w is not the election's winner: $(cat "$tmp/members")"
+  cmp -s "$tmp/pf1.map" "$tmp/pf2.map" && ok || bad "--portfolio: two runs differ"
+else
+  bad "map --portfolio 4 failed: $(cat "$tmp/pf1.err" "$tmp/pf2.err" 2>/dev/null | tail -3)"
+fi
+expect_error "--portfolio '0' must be a whole number in 1..4096" map --topology torus:4x4x4 --graph "$tmp/umt.edges" --portfolio 0
+expect_error "--trace follows one search" map --topology torus:4x4x4 --graph "$tmp/umt.edges" --portfolio 2 --trace "$tmp/t"
+
 # 3. launch files (--hosts with --rank-order/--hostfile/--ompi-hostfile/--rankfile):
 # every file is checked against the mapfile of the same run.  check_launch
 # TOPOLOGY GRAPH NAME: maps with all four files, then derives from the

@@ -3,12 +3,13 @@
 #   PATH_KIND = patched (the patched MPICH decides, PLUGIN = -) or
 #               plugin  (Debian's MPICH with PLUGIN = librankmap-pmpi.so preloaded)
 # The portfolio (MPIR_CVAR_RANKMAP_PORTFOLIO, include/rankmap_glue.h): the
-# first K ranks of the communicator map with their own seeds and the lowest
-# F wins.  On an unmodified program (test/pmpi/topo_app.c, on a scrambled
-# torus):
+# first K ranks of the communicator map with their own seeds, and of the
+# members whose F is within the guard's margin (2 %) of the lowest the one
+# with the lowest predicted time for large messages wins.  On an unmodified
+# program (test/pmpi/topo_app.c, on a scrambled torus):
 #   - distributed graph of pseudo-random weighted edges (dist-random, 16
 #     ranks on 4x2x2), K = 1 and K = 8: the new communicator behaves as MPI
-#     promises, K = 8 ends with an F no higher than rank 0 alone, and two
+#     promises, K = 8 ends with an F at most 2 % above rank 0 alone's, and two
 #     runs with K = 8 give the same permutation and the same winner.  16
 #     ranks: every search then ends well within the engine's wall-clock
 #     safety net on this 2-core machine (at 32 ranks each process gets a
@@ -64,10 +65,10 @@ if run alone dist-random any 16 "$line" MPIR_CVAR_RANKMAP_PORTFOLIO=1 &&
   run eight dist-random any 16 "$line.*best of the portfolio" MPIR_CVAR_RANKMAP_PORTFOLIO=8 &&
   run again dist-random any 16 "portfolio of 8 ranks" MPIR_CVAR_RANKMAP_PORTFOLIO=8; then
   f1=$(f_after alone) f8=$(f_after eight)
-  if [ -n "$f1" ] && [ -n "$f8" ] && awk -v a="$f8" -v b="$f1" 'BEGIN { exit !(a <= b) }'; then
+  if [ -n "$f1" ] && [ -n "$f8" ] && awk -v a="$f8" -v b="$f1" 'BEGIN { exit !(a <= 1.02 * b) }'; then
     echo "ok   $kind distributed graph: F $f1 with rank 0 alone, $f8 with 8 ranks ($(winner eight))"
   else
-    echo "FAIL $kind distributed graph: F '$f8' with 8 ranks is above F '$f1' with rank 0 alone"
+    echo "FAIL $kind distributed graph: F '$f8' with 8 ranks is more than 2 % above F '$f1' with rank 0 alone"
     fail=1
   fi
   if [ -n "$(order eight)" ] && [ "$(order eight)" = "$(order again)" ] &&

@@ -3,6 +3,7 @@
 // determinism; the address table of both MPI layers.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdint>
@@ -949,6 +950,76 @@ TEST(Portfolio, ScoreIsTheReturnedFOrInfinity) {
     EXPECT_EQ(rankmap_portfolio_score(RANKMAP_OK, nullptr), HUGE_VAL);
     r.F = NAN;
     EXPECT_EQ(rankmap_portfolio_score(RANKMAP_OK, &r), HUGE_VAL);
+}
+
+TEST(Portfolio, TheRunoffTakesTheFastestWithinTheGuardsMarginOfTheLowestF) {
+    const double m = RANKMAP_GUARD_MARGIN;
+    EXPECT_EQ(rankmap_portfolio_runoff(100, 5, 100), 5.0);
+    EXPECT_EQ(rankmap_portfolio_runoff(100 * (1 + m) * 0.999, 3, 100), 3.0);
+    EXPECT_EQ(rankmap_portfolio_runoff(100 * (1 + m) * 1.001, 1, 100), HUGE_VAL);
+    EXPECT_EQ(rankmap_portfolio_runoff(HUGE_VAL, 1, 100), HUGE_VAL);   // a failed member
+    EXPECT_EQ(rankmap_portfolio_runoff(100, 1, HUGE_VAL), HUGE_VAL);   // every member failed
+    EXPECT_EQ(rankmap_portfolio_runoff(100, NAN, 100), HUGE_VAL);
+    // the election of the MPI layers: the lowest F, then the lowest runoff
+    // score, the lowest member on ties
+    struct Ballot {
+        double F, T;
+    };
+    auto elect = [](const std::vector<Ballot> &b) {
+        double F_lowest = HUGE_VAL;
+        for (const Ballot &x : b) F_lowest = std::min(F_lowest, x.F);
+        int winner = 0;
+        double best = HUGE_VAL;
+        for (size_t i = 0; i < b.size(); ++i)
+            if (rankmap_portfolio_runoff(b[i].F, b[i].T, F_lowest) < best)
+                best = rankmap_portfolio_runoff(b[i].F, b[i].T, F_lowest), winner = static_cast<int>(i);
+        return winner;
+    };
+    EXPECT_EQ(elect({{100, 9}, {101, 7}, {120, 1}}), 1);        // 120 is outside the margin
+    EXPECT_EQ(elect({{100, 9}, {99, 9}, {101, 9}}), 0);         // equal times: the lowest member
+    EXPECT_EQ(elect({{HUGE_VAL, 0}, {100, 9}}), 1);             // a failed member never wins
+    EXPECT_EQ(elect({{HUGE_VAL, 0}, {HUGE_VAL, 0}}), 0);        // nobody mapped: member 0
+}
+
+TEST(Portfolio, TimeIsTheBandwidthRegimeOfTheMembersNewRanks) {
+    // a ring of 32 tasks on torus:4x4x2 (members on nodes 0..31, a 33rd
+    // member without a task): in rank order every edge is one hop or
+    // crosses a row; scrambled, most cross the machine
+    Machine m("torus:4x4x2", {4, 4, 2});
+    std::vector<int> src, dst;
+    std::vector<double> w;
+    for (int v = 0; v < 32; ++v) src.push_back(v), dst.push_back((v + 1) % 32), w.push_back(1);
+    rankmap_graph_t ring = nullptr;
+    ASSERT_EQ(rankmap_graph_create(32, 32, src.data(), dst.data(), w.data(), &ring), RANKMAP_OK);
+    std::vector<int> node(33), identity(33);
+    for (int i = 0; i < 33; ++i) node[i] = i % 32, identity[i] = i < 32 ? i : -1;
+    double ordered = 0, scrambled = 0, again = 0;
+    EXPECT_EQ(rankmap_portfolio_time(m.t, ring, 33, node.data(), identity.data(), &ordered), RANKMAP_OK)
+        << rankmap_last_error();
+    std::vector<int> shuffled = identity;
+    for (int i = 0; i < 32; ++i) shuffled[i] = (i * 13) % 32;  // 13 is prime to 32: a permutation
+    EXPECT_EQ(rankmap_portfolio_time(m.t, ring, 33, node.data(), shuffled.data(), &scrambled), RANKMAP_OK);
+    EXPECT_GT(ordered, 0);
+    EXPECT_GT(scrambled, ordered);
+    // only the placement counts: the same tasks on the same nodes through
+    // other members give the same time
+    std::vector<int> node2(node.rbegin() + 1, node.rend()), new2(32);
+    node2.push_back(0);
+    for (int i = 0; i < 32; ++i) new2[i] = identity[31 - i];
+    new2.push_back(-1);
+    EXPECT_EQ(rankmap_portfolio_time(m.t, ring, 33, node2.data(), new2.data(), &again), RANKMAP_OK);
+    EXPECT_EQ(again, ordered);
+    // a new rank given twice, out of range, or a task without a member
+    for (auto bad : {std::pair<int, int>{1, 0}, {1, 32}, {5, -1}}) {
+        std::vector<int> v = identity;
+        v[bad.first] = bad.second;
+        double t = 0;
+        EXPECT_EQ(rankmap_portfolio_time(m.t, ring, 33, node.data(), v.data(), &t), RANKMAP_ERR_INVALID);
+        EXPECT_EQ(t, HUGE_VAL);
+        EXPECT_NE(std::string(rankmap_last_error()).find("rankmap_portfolio_time"), std::string::npos);
+    }
+    EXPECT_EQ(rankmap_portfolio_time(m.t, ring, 33, nullptr, identity.data(), &again), RANKMAP_ERR_INVALID);
+    rankmap_graph_free(ring);
 }
 
 namespace {
