@@ -130,10 +130,12 @@ def smpi_call(tools, exe, lib, dims, graph, k, work):
     m = re.search(r"incall ranks (\d+) seconds ([0-9.]+) order ([0-9a-f]+) PASS", p.stdout)
     f = re.search(r"F ([0-9.e+]+) -> ([0-9.e+]+) \(F_min ([0-9.e+]+)\)", p.stderr)
     won = re.search(r"rank (\d+)'s search won", p.stderr)
+    link = re.search(r"busiest link ([0-9.e+]+) before, ([0-9.e+]+) after", p.stderr)
     if p.returncode != 0 or not m or not f:
         tail = (p.stderr.strip().splitlines() or ["no output"])[-3:]
         sys.exit(f"incall.py: {' '.join(cmd)} failed ({p.returncode}):\n{p.stdout}\n" + "\n".join(tail))
     return dict(seconds=float(m.group(2)), order=m.group(3), ratio=float(f.group(2)) / float(f.group(3)),
+                link=float(link.group(2)) / float(link.group(1)) if link and float(link.group(1)) > 0 else None,
                 winner=int(won.group(1)) if won else 0, wall=wall)
 
 
@@ -161,21 +163,24 @@ def main():
             for k in ks:
                 r = smpi_call(tools, exe, lib, dims, g, k, a.work)
                 row["calls"][k] = r
-                print(f"{w} {size} portfolio {k}: {r['seconds']:.3f} s simulated, F/F_min {r['ratio']:.4f} "
+                print(f"{w} {size} portfolio {k}: {r['seconds']:.3f} s simulated, F/F_min {r['ratio']:.4f}, "
+                      f"busiest link {r['link']} of the launch order's "
                       f"(rank {r['winner']} won; simulation {r['wall']:.0f} s)", flush=True)
             for alg in ("fast", "quality"):
                 row[alg] = cli_map(tools, topo, g, alg)
                 print(f"{w} {size} one core {alg}: {row[alg][0]:.2f} s, F/F_min {row[alg][1]:.4f}", flush=True)
             rows.append(row)
     lines = ["| torus (ranks) | workload | " + " | ".join(
-        f"in the call, {'rank 0 alone' if k == 1 else f'{k} ranks'}: simulated s, F/F_min" for k in ks)
+        f"in the call, {'rank 0 alone' if k == 1 else f'{k} ranks'}: simulated s, F/F_min, busiest link"
+        for k in ks)
         + " | one core fast: CPU s, F/F_min | one core quality: CPU s, F/F_min |",
         "|---|---|" + "---|" * (len(ks) + 2)]
     for r in rows:
         n = 1
         for e in r["size"].split("x"):
             n *= int(e)
-        cells = [f"{r['calls'][k]['seconds']:.2f}, {r['calls'][k]['ratio']:.3f}" for k in ks]
+        cells = [f"{r['calls'][k]['seconds']:.2f}, {r['calls'][k]['ratio']:.3f}, "
+                 + (f"{r['calls'][k]['link']:.2f}" if r['calls'][k]['link'] is not None else "-") for k in ks]
         lines.append(f"| {r['size']} ({n}) | {r['workload']}-like | " + " | ".join(cells)
                      + f" | {r['fast'][0]:.2f}, {r['fast'][1]:.3f} | {r['quality'][0]:.2f}, {r['quality'][1]:.3f} |")
     table = "\n".join(lines)
@@ -197,7 +202,9 @@ def main():
                     f"--portfolio {a.portfolio}`\n\n")
             f.write("The mapping step of `MPI_Graph_map` through the PMPI plugin, every rank of a simulated "
                     "torus calling it; simulated seconds of the call (its longest rank), each simulated "
-                    "core as fast as this machine's. Weights are given as edge multiplicities "
+                    "core as fast as this machine's; busiest link: the placement's over the launch order's "
+                    "(dimension-order routes; 1.00 where the guard kept the launch order). "
+                    "Weights are given as edge multiplicities "
                     f"(round({MULT_PER_MEAN} w / mean), 1..{MULT_MAX}). The one-core columns run "
                     "`rankmap map` on the same graph in the same run (CPU seconds, reading the graph included).\n\n")
             f.write(table + "\n")

@@ -25,7 +25,8 @@ header of bench/results (date, commit, machine, command).
             vs rankmap; exit 1 unless rankmap's time is lower.
   --irregular  SAGE-like and UMT-like on the 8x8x8 torus only: rank order,
             rankmap default, rankmap default in the call (8 ranks) and
-            rankmap congestion.
+            rankmap congestion; with --seeds S also both defaults with the
+            seeds 2..S (their spread is a target line).
 The irregular workloads' "rankmap default in the call (8 ranks)" row is
 `rankmap map --portfolio 8`: the eight searches and the election of the
 call's portfolio (rankmap_glue.h), run one after another.
@@ -311,7 +312,7 @@ def platform_file(tools, kind, spec):
     return path
 
 
-def seed000_cases(tools, dims, quick, irregular=False):
+def seed000_cases(tools, dims, quick, irregular=False, seeds=1):
     topo = "torus:" + dims
     n = plat.prod(plat.dims_of(dims))
     cases = []
@@ -347,6 +348,15 @@ def seed000_cases(tools, dims, quick, irregular=False):
             else:  # the peers, as their mappers return them
                 secs = tools.map(topo, g, m, "--algorithm", alg, "--seed", "1", "--guard", "off")
             c.add(lab, m, map_seconds=secs)
+        # --seeds S: the default's spread over the seeds 2..S (one rank, and
+        # the call's portfolio, whose members' seeds derive from it)
+        for seed in range(2, seeds + 1):
+            if ideal:
+                break
+            for extra, lab in (((), "rankmap default"), (("--portfolio", "8"), "rankmap default in the call (8 ranks)")):
+                m = tools.path(f"{w}-seed{seed}-{'portfolio' if extra else 'auto'}.map")
+                secs = tools.map(topo, g, m, "--seed", str(seed), "--current", c.baseline_map(), *extra)
+                c.add(f"{lab}, seed {seed}", m, map_seconds=secs)
         if ideal:
             c.add("ideal (unscrambled)", ideal)
         cases.append(c)
@@ -771,6 +781,17 @@ def targets(rows):
             if a and b:
                 check(f"{k}-like 8x8x8: {lab} >= {need}x faster than rank order", a / b >= need,
                       f"{a / b:.2f}x ({fmt_ms(a)} -> {fmt_ms(b)} ms)")
+    for k, need in (("sage", 1.85), ("umt", 1.9)):
+        a = time_of(rows, k, "8x8x8", "rank order")
+        for lab in ("rankmap default", "rankmap default in the call (8 ranks)"):
+            xs = [a / r["res"]["COMM_TIME"] for r in rows if r["kernel"].startswith(k) and
+                  r["platform"].startswith("8x8x8") and "COMM_TIME" in r["res"] and
+                  (r["placement"] == lab or (r["placement"].startswith(lab + ", seed ") and
+                                             r["placement"][len(lab) + 7:].isdigit()))]
+            if a and len(xs) > 1:
+                xs.sort()
+                check(f"{k}-like 8x8x8: {lab} >= {need}x faster than rank order with each of {len(xs)} seeds",
+                      xs[0] >= need, f"lowest {xs[0]:.2f}x, median {xs[len(xs) // 2]:.2f}x, highest {xs[-1]:.2f}x")
     for k in ("cubic1", "cubic2"):
         a, b = time_of(rows, k, "8x8x8", "ideal"), time_of(rows, k, "8x8x8", "rankmap default")
         if a and b:
@@ -924,6 +945,8 @@ def main():
     ap.add_argument("--build", default=os.path.join(SRC, "_build"), help="rankmap build tree (default _build)")
     ap.add_argument("--out", default=os.path.join(HERE, "results"), help="where the table and plots go")
     ap.add_argument("--jobs", type=int, default=2, help="simulations at once (default 2)")
+    ap.add_argument("--seeds", type=int, default=1,
+                    help="with --irregular: the default's rows for the seeds 1..S (default 1)")
     ap.add_argument("--timeout", type=int, default=1800, help="seconds per simulation")
     ap.add_argument("--keep", action="store_true", help="keep the work directory (graphs, maps, platforms)")
     ap.add_argument("--record", metavar="FILE",
@@ -943,7 +966,7 @@ def main():
         if a.smoke:
             cases = smoke_cases(tools)
         elif a.irregular:
-            cases = seed000_cases(tools, "8x8x8", False, irregular=True)
+            cases = seed000_cases(tools, "8x8x8", False, irregular=True, seeds=a.seeds)
         elif a.clusters:
             cases = cluster_cases(tools, False)
         elif a.fattree:
