@@ -312,7 +312,7 @@ def platform_file(tools, kind, spec):
     return path
 
 
-def seed000_cases(tools, dims, quick, irregular=False, seeds=1):
+def seed000_cases(tools, dims, quick, irregular=False, nseeds=1):
     topo = "torus:" + dims
     n = plat.prod(plat.dims_of(dims))
     cases = []
@@ -350,7 +350,7 @@ def seed000_cases(tools, dims, quick, irregular=False, seeds=1):
             c.add(lab, m, map_seconds=secs)
         # --seeds S: the default's spread over the seeds 2..S (one rank, and
         # the call's portfolio, whose members' seeds derive from it)
-        for seed in range(2, seeds + 1):
+        for seed in range(2, nseeds + 1):
             if ideal:
                 break
             for extra, lab in (((), "rankmap default"), (("--portfolio", "8"), "rankmap default in the call (8 ranks)")):
@@ -966,7 +966,7 @@ def main():
         if a.smoke:
             cases = smoke_cases(tools)
         elif a.irregular:
-            cases = seed000_cases(tools, "8x8x8", False, irregular=True, seeds=a.seeds)
+            cases = seed000_cases(tools, "8x8x8", False, irregular=True, nseeds=a.seeds)
         elif a.clusters:
             cases = cluster_cases(tools, False)
         elif a.fattree:
