@@ -199,13 +199,13 @@ double warm_up(Annealer &an, Rng &rng, const AnnealParams &ap, double beta0, dou
     return beta0;
 }
 
-// Proposals of the next beta step.  On a slow or loaded machine the
-// deadline would cut the chain while it is still hot (wasted work): if the
-// remaining steps at the measured speed would not fit, shorten them so the
-// chain still cools fully.  Never triggers when the time suffices (results
-// stay deterministic).
+// Proposals of the next beta step.  On a slow or loaded machine a caller's
+// time limit would cut the chain while it is still hot (wasted work): if
+// the remaining steps at the measured speed would not fit, shorten them so
+// the chain still cools fully.  Never triggers when the time suffices, nor
+// against a safety net (results stay deterministic).
 int64_t step_length(const Deadline &dl, double t0, int64_t done, int64_t pps, int steps_left, double margin) {
-    if (!std::isfinite(dl.remaining()) || done <= 0) return pps;
+    if (!std::isfinite(dl.remaining()) || dl.is_safety_net() || done <= 0) return pps;
     double per = (dl.elapsed() - t0) / static_cast<double>(done);
     double need = per * static_cast<double>(pps) * steps_left;
     double rem = margin * dl.remaining();

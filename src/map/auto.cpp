@@ -50,7 +50,9 @@
 // (net_factor x budget or budget + net_extra, at least net_min): small jobs
 // have budgets of a tenth of a second, and a net that tight is reached on
 // a loaded machine or under sanitizers, which would make the result depend
-// on the clock.
+// on the clock.  The steps' shares of a net are the whole net
+// (Deadline::safety_net), so no step is cut short before the net itself
+// runs out, and then the result says so (Problem::stopped_by_clock).
 //
 // Cost: that of its parts -- O(N + E) for grid recognition, O(E log N) for
 // greedy, O(sweeps * N * degree) for annealing; memory O(N + E + P K).
@@ -90,8 +92,8 @@ public:
         : p_(p), c_(c), N_(p.sym.n()),
           budget_(p.deadline.limit() > 0 ? p.deadline.limit() : default_budget(c, N_)),
           dl_(p.deadline.limit() > 0 ? p.deadline
-                                     : Deadline(std::max(c.net_min, std::min(c.net_factor * budget_,
-                                                                              budget_ + c.net_extra)))),
+                                     : Deadline::safety_net(std::max(
+                                           c.net_min, std::min(c.net_factor * budget_, budget_ + c.net_extra)))),
           tol_(1e-9 * std::max(1.0, p.f_min)) {}
 
     std::vector<int> run() {

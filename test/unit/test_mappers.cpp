@@ -375,6 +375,34 @@ TEST(Strategies, TheSafetyNetSaysWhenItEndsTheSearch) {
     EXPECT_TRUE(stopped);
 }
 
+// Without a caller's limit the work is budgeted in work units and the net
+// is only a safety stop: a net barely above the search's own time (its
+// steps' old time shares ran out before their work was done) gives the
+// same placement as a net of seconds, unless the net itself runs out --
+// and then the result says so.
+TEST(Strategies, ATightSafetyNetCutsNoStepShort) {
+    Fixture f(workload_umt(512, 3), "torus:8x8x8");
+    AutoContext wide = auto_preset(512), tight = wide;
+    tight.net_min = 0;
+    tight.net_factor = 1;  // the net is the budget (0.7 s at 512 tasks; the search takes about half)
+    bool stopped_wide = false, stopped_tight = false;
+    Problem p = f.problem();
+    p.stopped_by_clock = &stopped_wide;
+    const std::vector<int> a = map_auto(p, wide);
+    p.stopped_by_clock = &stopped_tight;
+    const std::vector<int> b = map_auto(p, tight);
+    expect_capacity(f, b);
+    ASSERT_FALSE(stopped_wide);
+    if (stopped_tight) GTEST_SKIP() << "the machine is too slow or loaded for a 0.7 s net: the search said so";
+    EXPECT_EQ(a, b);
+    // a net's share is the whole net; a limit's share a fraction of it
+    const Deadline net = Deadline::safety_net(100), limit(100);
+    EXPECT_TRUE(net.share(0.01).is_safety_net());
+    EXPECT_GT(net.share(0.01).remaining(), 50);
+    EXPECT_LT(limit.share(0.01).remaining(), 2);
+    EXPECT_FALSE(limit.share(0.01).is_safety_net());
+}
+
 // ---- geometric start (geometric.cpp) ---------------------------------------
 
 // A mesh graph with scrambled labels carries no coordinates; the drawing
