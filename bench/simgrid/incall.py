@@ -133,11 +133,14 @@ def smpi_call(tools, exe, lib, dims, graph, k, work):
     f = re.search(r"F ([0-9.e+]+) -> ([0-9.e+]+) \(F_min ([0-9.e+]+)\)", p.stderr)
     won = re.search(r"rank (\d+)'s search won", p.stderr)
     link = re.search(r"busiest link ([0-9.e+]+) before, ([0-9.e+]+) after", p.stderr)
+    # the guard kept the launch order: its figures are those of the refused placement
+    kept = re.search(r"\(F_min [0-9.e+]+\), identity \(no gain\)", p.stderr) is not None
     if p.returncode != 0 or not m or not f:
         tail = (p.stderr.strip().splitlines() or ["no output"])[-3:]
         sys.exit(f"incall.py: {' '.join(cmd)} failed ({p.returncode}):\n{p.stdout}\n" + "\n".join(tail))
     return dict(seconds=float(m.group(2)), order=m.group(3), ratio=float(f.group(2)) / float(f.group(3)),
-                link=float(link.group(2)) / float(link.group(1)) if link and float(link.group(1)) > 0 else None,
+                link=1.0 if kept else
+                float(link.group(2)) / float(link.group(1)) if link and float(link.group(1)) > 0 else None,
                 winner=int(won.group(1)) if won else 0, wall=wall)
 
 
