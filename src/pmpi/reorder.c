@@ -44,7 +44,8 @@
  * order stays with one warning; never an abort or a hang.
  * Cost: the mapper's time (bounded by MPIR_CVAR_RANKMAP_TIME_LIMIT, the
  * portfolio's searches at once), with a portfolio a broadcast of the packed
- * graph (16 bytes per edge) and an allreduce, one scatter of 2 integers per
+ * graph (16 bytes per edge) among its members, a broadcast of its length
+ * and two allreduces, one scatter of 2 integers per
  * process, one communicator split; distributed graphs add a gather of 3
  * integers per edge (and for the adjacent form one exchange of each
  * process's lists).
@@ -222,7 +223,10 @@ static void compute_ranks(MPI_Comm comm, int size, int member, int ntasks, rankm
     c->status = RANKMAP_ERR_INVALID;
     c->why[0] = '\0';
     if (!graph) {
-        snprintf(c->why, sizeof(c->why), "%s", rankmap_last_error());
+        /* rank 0's graph failed to build, or a member did not receive it
+         * (out of memory, or a bad packed graph) */
+        const char *e = rankmap_last_error();
+        snprintf(c->why, sizeof(c->why), "%s", e && *e ? e : "no task graph on this rank");
         return;
     }
     if (machine_build(comm, size, &m, c->why, sizeof(c->why)) != 0)
@@ -252,16 +256,25 @@ static void compute_ranks(MPI_Comm comm, int size, int member, int ntasks, rankm
     machine_free(&m);
 }
 
-/* The graph from rank 0 to every process, packed (rankmap_graph_pack); a
- * process below k unpacks it into *graph (NULL when it cannot).  Rank 0
- * without a graph, or with one of 2 GiB or more packed, sends nothing:
- * *k becomes 1 on every process and rank 0 maps alone. */
+/* The tag of the members' communicator (MPI_Comm_create_group): any value
+ * works, a call's members create one such communicator at a time. */
+#define MEMBERS_TAG 0x524d
+
+/* The graph from rank 0 to the portfolio's members, packed
+ * (rankmap_graph_pack); a member unpacks it into *graph (NULL when it
+ * cannot).  Every process learns the length, so all agree on k: rank 0
+ * without a graph, or with one of 2 GiB or more packed, sends nothing, *k
+ * becomes 1 and rank 0 maps alone.  The bytes go to the members only, over
+ * a communicator of ranks 0..k-1 that only they create: the other processes
+ * of a large job neither receive nor hold them. */
 static int share_graph(MPI_Comm comm, int rank, int *k, rankmap_graph_t *graph)
 {
     void *buf = NULL;
     size_t packed = 0;
     long long len = 0;
     int rc;
+    MPI_Group group = MPI_GROUP_NULL, first = MPI_GROUP_NULL;
+    MPI_Comm members = MPI_COMM_NULL;
     if (rank == 0 && *graph && rankmap_graph_pack(*graph, NULL, &packed) == RANKMAP_OK &&
         packed < 0x7fffffffULL && (buf = malloc(packed)) &&
         rankmap_graph_pack(*graph, buf, &packed) == RANKMAP_OK)
@@ -272,21 +285,33 @@ static int share_graph(MPI_Comm comm, int rank, int *k, rankmap_graph_t *graph)
         *k = 1;
         goto out;
     }
+    if (rank >= *k)
+        goto out;
+    int range[1][3] = { { 0, *k - 1, 1 } };
+    if ((rc = PMPI_Comm_group(comm, &group)) != MPI_SUCCESS ||
+        (rc = PMPI_Group_range_incl(group, 1, range, &first)) != MPI_SUCCESS ||
+        (rc = PMPI_Comm_create_group(comm, first, MEMBERS_TAG, &members)) != MPI_SUCCESS)
+        goto out;
     if (rank != 0)
         buf = malloc((size_t) len);
-    /* in pieces of the same size on every process, so that a process that
+    /* in pieces of the same size on every member, so that a member that
      * cannot hold the bytes still takes part, each piece landing in a
      * scratch buffer; it has no graph afterwards */
     static char scratch[1 << 20];
     int ok = buf != NULL;
     for (long long off = 0; off < len && rc == MPI_SUCCESS; off += (long long) sizeof(scratch)) {
         int n = len - off < (long long) sizeof(scratch) ? (int) (len - off) : (int) sizeof(scratch);
-        rc = PMPI_Bcast(ok ? (char *) buf + off : scratch, n, MPI_BYTE, 0, comm);
+        rc = PMPI_Bcast(ok ? (char *) buf + off : scratch, n, MPI_BYTE, 0, members);
     }
-    if (rc == MPI_SUCCESS && rank != 0 && rank < *k && ok &&
-        rankmap_graph_unpack(buf, (size_t) len, graph) != RANKMAP_OK)
+    if (rc == MPI_SUCCESS && rank != 0 && ok && rankmap_graph_unpack(buf, (size_t) len, graph) != RANKMAP_OK)
         *graph = NULL;
 out:
+    if (members != MPI_COMM_NULL)
+        PMPI_Comm_free(&members);
+    if (first != MPI_GROUP_NULL)
+        PMPI_Group_free(&first);
+    if (group != MPI_GROUP_NULL)
+        PMPI_Group_free(&group);
     free(buf);
     return rc;
 }

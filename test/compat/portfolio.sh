@@ -17,6 +17,7 @@
 #     depend on the clock);
 #   - a Cartesian grid (the grid reaches every member) and a graph, K = 8,
 #     32 ranks on 4x4x2: every grid neighbour one hop away;
+#   - in these runs no member's search fails (each received the graph);
 #   - an unknown mapper: every member fails, the call keeps MPI's order with
 #     one line, never a hang;
 #   - a bad value of the setting: one line naming it.
@@ -86,6 +87,15 @@ run cart cart reorder 4x4x2 'MPI_Cart 4px4px2p: .*best of the portfolio' MPIR_CV
   echo "ok   $kind Cartesian grid, 8 ranks: every neighbour one hop away"
 run graph graph reorder 4x4x2 'MPI_Graph: 32 tasks.*best of the portfolio' MPIR_CVAR_RANKMAP_PORTFOLIO=8 &&
   echo "ok   $kind graph, 8 ranks: every neighbour one hop away"
+# every member mapped: a member without the graph (the broadcast to the
+# members failed) would fail its search and say so
+failed=$(cat "$work/eight.err" "$work/again.err" "$work/cart.err" "$work/graph.err" 2>/dev/null |
+  grep -c "search of the portfolio failed")
+if [ "$failed" = 0 ]; then echo "ok   $kind every member of the portfolio mapped"; else
+  echo "FAIL $kind $failed members' searches failed:"
+  grep -h "search of the portfolio failed" "$work"/*.err | head -3
+  fail=1
+fi
 machine 16 4x2x2
 if run nomapper dist-random identity 16 'reorder kept the identity order .*no-such' \
   MPIR_CVAR_RANKMAP_PORTFOLIO=8 MPIR_CVAR_RANKMAP_ALGORITHM=no-such; then
