@@ -144,9 +144,9 @@ int rankmap_place_task0(rankmap_topology_t topo, rankmap_graph_t graph,
 /* ---- the portfolio: the communicator's ranks map together -----------------
  * The MPI layers run rankmap_reorder_ranks() on the first K members of the
  * communicator at once, each with its own seed, and keep the best result:
- *   1. rank 0 builds the graph and, when K > 1, broadcasts it packed
- *      (rankmap_graph_pack) -- the PMPI plugin to members 1..K-1 only,
- *      the patched MPICH to every rank; members 1..K-1 unpack it;
+ *   1. rank 0 builds the graph and, when K > 1, sends it packed
+ *      (rankmap_graph_pack) to members 1..K-1 only (every process learns
+ *      its length, so that all agree on K); members 1..K-1 unpack it;
  *   2. member i < K calls rankmap_reorder_ranks() with
  *      rankmap_portfolio_seed(seed, i) -- member 0 with the seed itself, so
  *      its candidate is the one rank 0 computes alone;
