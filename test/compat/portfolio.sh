@@ -87,13 +87,17 @@ run cart cart reorder 4x4x2 'MPI_Cart 4px4px2p: .*best of the portfolio' MPIR_CV
   echo "ok   $kind Cartesian grid, 8 ranks: every neighbour one hop away"
 run graph graph reorder 4x4x2 'MPI_Graph: 32 tasks.*best of the portfolio' MPIR_CVAR_RANKMAP_PORTFOLIO=8 &&
   echo "ok   $kind graph, 8 ranks: every neighbour one hop away"
+# five members: the graph's way to the members (a binomial tree in the
+# patched MPICH) with a member count that is not a power of two
+run five graph reorder 4x4x2 'MPI_Graph: portfolio of 5 ranks' MPIR_CVAR_RANKMAP_PORTFOLIO=5 &&
+  echo "ok   $kind graph, 5 ranks: every neighbour one hop away"
 # every member mapped: a member without the graph (the broadcast to the
 # members failed) would fail its search and say so
-k8="$work/eight.err $work/again.err $work/cart.err $work/graph.err"
-failed=$(cat $k8 2>/dev/null | grep -c "search of the portfolio failed")
+members_err="$work/eight.err $work/again.err $work/cart.err $work/graph.err $work/five.err"
+failed=$(cat $members_err 2>/dev/null | grep -c "search of the portfolio failed")
 if [ "$failed" = 0 ]; then echo "ok   $kind every member of the portfolio mapped"; else
   echo "FAIL $kind $failed members' searches failed:"
-  cat $k8 2>/dev/null | grep "search of the portfolio failed" | head -3
+  cat $members_err 2>/dev/null | grep "search of the portfolio failed" | head -3
   fail=1
 fi
 machine 16 4x2x2
