@@ -165,10 +165,12 @@ int rankmap_place_task0(rankmap_topology_t topo, rankmap_graph_t graph,
  * safety stop: a member that fails or runs out scores +inf and the others
  * win.  Every rank ends with the winner's permutation.                    */
 
-/* Members that map by default: eight differently seeded searches reach
- * the F of sixteen or nearly (bench/results/portfolio.md), at the wall time
- * of one when the members have cores of their own.                       */
-#define RANKMAP_PORTFOLIO_DEFAULT 8
+/* Members that map by default: the busiest link, not F, sets SAGE-like's
+ * time on the 8x8x8 torus, and few searches reach its best class; 32
+ * members do for most seeds (bench/results/smpi-seeds.md) at the wall time
+ * of one plus the election when the members have cores of their own
+ * (bench/results/portfolio.md).                                          */
+#define RANKMAP_PORTFOLIO_DEFAULT 32
 
 /* K for a communicator of nmembers processes: min(setting, nmembers).
  * setting = MPIR_CVAR_RANKMAP_PORTFOLIO (1: rank 0 alone).  A setting

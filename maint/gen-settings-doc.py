@@ -10,7 +10,14 @@ reference has the same single source.
 
     maint/gen-settings-doc.py            print the page on stdout
     maint/gen-settings-doc.py --write    rewrite doc/settings.md
-    maint/gen-settings-doc.py --check    exit 1 if doc/settings.md differs
+    maint/gen-settings-doc.py --check    exit 1 if doc/settings.md differs,
+                                         or a default of the PMPI plugin
+                                         differs from its CVAR's
+
+The plugin reads the same settings from the environment with its own
+defaults (parse_long / parse_bool in src/pmpi/table.c, a literal or a
+RANKMAP_*_DEFAULT macro of include/); --check compares each with the
+CVAR's default, so the two layers cannot drift apart.
 
 Only the block syntax MPICH uses is understood: "- name : X" starts an entry,
 "key : value" lines follow, "description : >-" continues on the following
@@ -202,6 +209,33 @@ def render():
     return "\n".join(out).rstrip("\n") + "\n"
 
 
+TABLE = ROOT / "src" / "pmpi" / "table.c"
+
+
+def plugin_default_mismatches(entries):
+    """file:line messages for plugin defaults that differ from the CVARs'."""
+    macros = {}
+    for h in sorted((ROOT / "include").glob("*.h")):
+        for m in re.finditer(r"^#define\s+(RANKMAP_\w+_DEFAULT)\s+(\S+)", h.read_text(), re.M):
+            macros[m.group(1)] = m.group(2)
+    cvars = {e["name"]: e for e in entries}
+    out, text = [], TABLE.read_text()
+    for m in re.finditer(r'parse_(long|bool)\(\s*"(\w+)"\s*,\s*([^,]+?)\s*,', text):
+        kind, name, val = m.groups()
+        e = cvars.get("MPIR_CVAR_RANKMAP_" + name)
+        if e is None:
+            continue  # a plugin-only setting (src/pmpi/settings.cvars)
+        val = macros.get(val, val)
+        want = e.get("default", "")
+        if kind == "bool":
+            want = {"true": "1", "false": "0"}.get(want, want)
+        if val != want:
+            line = text.count("\n", 0, m.start()) + 1
+            out.append("src/pmpi/table.c:%d: MPIR_CVAR_RANKMAP_%s defaults to %s in the plugin "
+                       "but %s in patch %s" % (line, name, val, e.get("default"), e["patch"]))
+    return out
+
+
 def main(argv):
     page = render()
     if "--write" in argv:
@@ -210,6 +244,13 @@ def main(argv):
         if not PAGE.exists() or PAGE.read_text() != page:
             sys.stderr.write("doc/settings.md:1: out of date with the CVAR blocks of "
                              "maint/mpich/patches; run maint/gen-settings-doc.py --write\n")
+            return 1
+        entries = []
+        for name in series():
+            entries += read_patch(PATCHES / name)[0]
+        bad = plugin_default_mismatches(entries)
+        if bad:
+            sys.stderr.write("\n".join(bad) + "\n")
             return 1
     else:
         sys.stdout.write(page)

@@ -3,7 +3,7 @@
 helping, measured in SimGrid SMPI (issue 23, item 3).
 
   bench/simgrid/incall.py [--build DIR] [--sizes 8x8x8,16x16x16]
-                          [--workloads sage,umt] [--portfolio 1,8]
+                          [--workloads sage,umt] [--portfolio 1,K]
                           [--record bench/results/incall-smpi.md]
 
 For every torus size and workload: the workload's graph (rankmap gen) with
@@ -12,7 +12,8 @@ MPI_Graph_map carries no weights; kernels/incall.c, linked with the PMPI
 plugin's SMPI object, calls MPI_Graph_map on every rank of a simulated torus
 of that size (rank r on host r, the address table told the same), once per
 MPIR_CVAR_RANKMAP_PORTFOLIO value: 1 is the rank-0-only path, K > 1 lets K
-ranks map with their own seeds.  SMPI runs each rank's computation for real
+ranks map with their own seeds (default: 1 and the call's default K,
+RANKMAP_PORTFOLIO_DEFAULT of include/rankmap_glue.h).  SMPI runs each rank's computation for real
 (smpi/simulate-computation) on a simulated core as fast as this machine's
 (smpi/host-speed = the platform's 1 Gflop/s), so the call's simulated time is
 what the job waits.  F/F_min comes from the plugin's verbose line.  In the
@@ -144,12 +145,21 @@ def smpi_call(tools, exe, lib, dims, graph, k, work):
                 winner=int(won.group(1)) if won else 0, wall=wall)
 
 
+def portfolio_default():
+    """RANKMAP_PORTFOLIO_DEFAULT of include/rankmap_glue.h: the call's K."""
+    with open(os.path.join(SRC, "include", "rankmap_glue.h")) as f:
+        m = re.search(r"^#define\s+RANKMAP_PORTFOLIO_DEFAULT\s+(\d+)", f.read(), re.M)
+    if not m:
+        sys.exit("incall.py: include/rankmap_glue.h defines no RANKMAP_PORTFOLIO_DEFAULT")
+    return int(m.group(1))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default=os.path.join(SRC, "_build", "dev"))
     ap.add_argument("--sizes", default="8x8x8,16x16x16")
     ap.add_argument("--workloads", default="sage,umt")
-    ap.add_argument("--portfolio", default="1,8")
+    ap.add_argument("--portfolio", default=f"1,{portfolio_default()}")
     ap.add_argument("--work", default="/tmp/rankmap-incall")
     ap.add_argument("--record", help="write the table (markdown) here")
     a = ap.parse_args()

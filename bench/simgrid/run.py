@@ -24,12 +24,13 @@ header of bench/results (date, commit, machine, command).
   --smoke   CTest smoke test: scrambled cubic1 on a 4x4x2 torus, rank order
             vs rankmap; exit 1 unless rankmap's time is lower.
   --irregular  SAGE-like and UMT-like on the 8x8x8 torus only: rank order,
-            rankmap default, rankmap default in the call (8 ranks) and
+            rankmap default, rankmap default in the call (K ranks) and
             rankmap congestion; with --seeds S also both defaults with the
             seeds 2..S (their spread is a target line).
-The irregular workloads' "rankmap default in the call (8 ranks)" row is
-`rankmap map --portfolio 8`: the eight searches and the election of the
-call's portfolio (rankmap_glue.h), run one after another.
+The irregular workloads' "rankmap default in the call (K ranks)" row is
+`rankmap map --portfolio K`, K the call's default (RANKMAP_PORTFOLIO_DEFAULT
+in include/rankmap_glue.h): the K searches and the election of the call's
+portfolio, run one after another.
   --clusters  only the seed 002 clusters of the full run (8x2 / 8x4, two- and
             three-tier, 3-D halo and irregular).  Clusters of at most 24
             cores also get the exhaustive optimum of F (sg_maps optimum),
@@ -55,6 +56,7 @@ import csv
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -78,6 +80,18 @@ SMPI_CFG = ["--cfg=smpi/bw-factor:0:1", "--cfg=smpi/lat-factor:0:1", "--cfg=netw
 UNIT = {"cubic1": 65536, "cubic2": 32768, "sage": 64, "umt": 8192}
 FFT_BYTES = 4 << 20        # per task: a 512^3 complex-double volume on 512 tasks (seed 003)
 STENCIL_BYTES = 256 << 10  # per neighbour message of the 16x8 stencil
+
+def portfolio_default():
+    """RANKMAP_PORTFOLIO_DEFAULT of include/rankmap_glue.h: the call's K."""
+    with open(os.path.join(SRC, "include", "rankmap_glue.h")) as f:
+        m = re.search(r"^#define\s+RANKMAP_PORTFOLIO_DEFAULT\s+(\d+)", f.read(), re.M)
+    if not m:
+        sys.exit("run.py: include/rankmap_glue.h defines no RANKMAP_PORTFOLIO_DEFAULT")
+    return int(m.group(1))
+
+
+PORTFOLIO = portfolio_default()
+IN_CALL = f"rankmap default in the call ({PORTFOLIO} ranks)"
 
 SEED000_T4 = "seed 000 Table 4 (SAGE 512, BG/L): best map 1.79x less comm. time than rank order"
 
@@ -334,7 +348,7 @@ def seed000_cases(tools, dims, quick, irregular=False, nseeds=1):
                  [tools.kernel("replay"), g, str(UNIT[w]), "1"], seed=seeds[w], baseline="rank order")
         c.unit = UNIT[w]
         for alg, lab in (("identity", "rank order"), ("random", "random"), ("greedy", "greedy (seed 000)"),
-                         ("auto", "rankmap default"), ("portfolio", "rankmap default in the call (8 ranks)"),
+                         ("auto", "rankmap default"), ("portfolio", IN_CALL),
                          ("congestion", "rankmap congestion")):
             if ((quick or irregular) and alg in ("random", "greedy")) or (ideal and alg == "random"):
                 continue  # (a scrambled graph's rank order already is a random placement)
@@ -343,8 +357,8 @@ def seed000_cases(tools, dims, quick, irregular=False, nseeds=1):
             m = tools.path(f"{w}-{alg}.map")
             if alg == "auto":
                 secs = tools.map_default(c, m)
-            elif alg == "portfolio":  # the call's portfolio of 8 members, one after another
-                secs = tools.map_default(c, m, "--portfolio", "8")
+            elif alg == "portfolio":  # the call's portfolio, its members one after another
+                secs = tools.map_default(c, m, "--portfolio", str(PORTFOLIO))
             else:  # the peers, as their mappers return them
                 secs = tools.map(topo, g, m, "--algorithm", alg, "--seed", "1", "--guard", "off")
             c.add(lab, m, map_seconds=secs)
@@ -353,7 +367,7 @@ def seed000_cases(tools, dims, quick, irregular=False, nseeds=1):
         for seed in range(2, nseeds + 1):
             if ideal:
                 break
-            for extra, lab in (((), "rankmap default"), (("--portfolio", "8"), "rankmap default in the call (8 ranks)")):
+            for extra, lab in (((), "rankmap default"), (("--portfolio", str(PORTFOLIO)), IN_CALL)):
                 m = tools.path(f"{w}-seed{seed}-{'portfolio' if extra else 'auto'}.map")
                 secs = tools.map(topo, g, m, "--seed", str(seed), "--current", c.baseline_map(), *extra)
                 c.add(f"{lab}, seed {seed}", m, map_seconds=secs)
@@ -776,14 +790,14 @@ def targets(rows):
               f"lowest {worst[0]:.3f}x: {worst[1]}")
     for k, need in (("sage", 1.85), ("umt", 1.9)):
         a = time_of(rows, k, "8x8x8", "rank order")
-        for lab in ("rankmap default", "rankmap default in the call (8 ranks)", "rankmap congestion"):
+        for lab in ("rankmap default", IN_CALL, "rankmap congestion"):
             b = time_of(rows, k, "8x8x8", lab)
             if a and b:
                 check(f"{k}-like 8x8x8: {lab} >= {need}x faster than rank order", a / b >= need,
                       f"{a / b:.2f}x ({fmt_ms(a)} -> {fmt_ms(b)} ms)")
     for k, need in (("sage", 1.85), ("umt", 1.9)):
         a = time_of(rows, k, "8x8x8", "rank order")
-        for lab in ("rankmap default", "rankmap default in the call (8 ranks)"):
+        for lab in ("rankmap default", IN_CALL):
             xs = [a / r["res"]["COMM_TIME"] for r in rows if r["kernel"].startswith(k) and
                   r["platform"].startswith("8x8x8") and "COMM_TIME" in r["res"] and
                   (r["placement"] == lab or (r["placement"].startswith(lab + ", seed ") and

@@ -17,6 +17,7 @@
 #     depend on the clock);
 #   - a Cartesian grid (the grid reaches every member) and a graph, K = 8,
 #     32 ranks on 4x4x2: every grid neighbour one hop away;
+#   - no setting: the default K capped at the communicator's size;
 #   - in these runs no member's search fails (each received the graph);
 #   - an unknown mapper: every member fails, the call keeps MPI's order with
 #     one line, never a hang;
@@ -82,6 +83,10 @@ if run alone dist-random any 16 "$line" MPIR_CVAR_RANKMAP_PORTFOLIO=1 &&
     fail=1
   fi
 fi
+# no setting: the default (RANKMAP_PORTFOLIO_DEFAULT, 32) capped at the
+# communicator's 16 ranks
+run default dist-random any 16 "portfolio of 16 ranks" &&
+  echo "ok   $kind no setting: every one of the 16 ranks maps ($(winner default))"
 machine 32 4x4x2
 run cart cart reorder 4x4x2 'MPI_Cart 4px4px2p: .*best of the portfolio' MPIR_CVAR_RANKMAP_PORTFOLIO=8 &&
   echo "ok   $kind Cartesian grid, 8 ranks: every neighbour one hop away"
@@ -93,7 +98,7 @@ run five graph reorder 4x4x2 'MPI_Graph: portfolio of 5 ranks' MPIR_CVAR_RANKMAP
   echo "ok   $kind graph, 5 ranks: every neighbour one hop away"
 # every member mapped: a member without the graph (the broadcast to the
 # members failed) would fail its search and say so
-members_err="$work/eight.err $work/again.err $work/cart.err $work/graph.err $work/five.err"
+members_err="$work/eight.err $work/again.err $work/default.err $work/cart.err $work/graph.err $work/five.err"
 failed=$(cat $members_err 2>/dev/null | grep -c "search of the portfolio failed")
 if [ "$failed" = 0 ]; then echo "ok   $kind every member of the portfolio mapped"; else
   echo "FAIL $kind $failed members' searches failed:"
