@@ -46,7 +46,7 @@ import sg_platform as plat  # noqa: E402
 _spec = importlib.util.spec_from_file_location("sg_run", os.path.join(HERE, "run.py"))
 sg_run = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(sg_run)
-Tools, sh = sg_run.Tools, sg_run.sh
+Tools, sh, portfolio_default = sg_run.Tools, sg_run.sh, sg_run.portfolio_default
 
 # The platform's host speed: a second of this machine's CPU is a simulated
 # second; bursts under 1 ms between MPI calls are not replayed.  Tree-shaped
@@ -143,15 +143,6 @@ def smpi_call(tools, exe, lib, dims, graph, k, work):
                 link=1.0 if kept else
                 float(link.group(2)) / float(link.group(1)) if link and float(link.group(1)) > 0 else None,
                 winner=int(won.group(1)) if won else 0, wall=wall)
-
-
-def portfolio_default():
-    """RANKMAP_PORTFOLIO_DEFAULT of include/rankmap_glue.h: the call's K."""
-    with open(os.path.join(SRC, "include", "rankmap_glue.h")) as f:
-        m = re.search(r"^#define\s+RANKMAP_PORTFOLIO_DEFAULT\s+(\d+)", f.read(), re.M)
-    if not m:
-        sys.exit("incall.py: include/rankmap_glue.h defines no RANKMAP_PORTFOLIO_DEFAULT")
-    return int(m.group(1))
 
 
 def main():
