@@ -81,6 +81,7 @@ UNIT = {"cubic1": 65536, "cubic2": 32768, "sage": 64, "umt": 8192}
 FFT_BYTES = 4 << 20        # per task: a 512^3 complex-double volume on 512 tasks (seed 003)
 STENCIL_BYTES = 256 << 10  # per neighbour message of the 16x8 stencil
 
+
 def portfolio_default():
     """RANKMAP_PORTFOLIO_DEFAULT of include/rankmap_glue.h: the call's K."""
     with open(os.path.join(SRC, "include", "rankmap_glue.h")) as f:
