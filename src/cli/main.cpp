@@ -514,23 +514,27 @@ int cmd_map(const Args &a) {
         std::fprintf(stderr, "rankmap: mapping %d tasks onto %s with '%s'...\n", g.n(), topo->describe().c_str(),
                      algorithm_name(alg));
     auto warn = [](const std::string &m) { std::fprintf(stderr, "rankmap: warning: %s\n", m.c_str()); };
+    // --portfolio K: the K searches of the call's portfolio (rankmap_glue.h:
+    // member i's seed, the election), one after another on this core.  The
+    // members run the call's own strategy: auto inside an MPI call is the
+    // fast one, taking a quality mapping from the cache (rankmap_map()).
+    const int members = static_cast<int>(int_opt(a, "portfolio", 1, 1, 4096));
+    if (members > 1 && a.has("trace")) throw UsageError("--trace follows one search: leave out --portfolio");
+    const bool as_call = members > 1 && alg == Algorithm::Auto;
     // One search with the given seed, guard included; its report lines go to `ex`.
     auto search = [&](uint64_t seed, std::vector<Extra> &ex) {
         Options os = o;
         os.seed = seed;
         if (in_call) return decide_as_in_call(a, *topo, g, os, cache_dir, ex);
-        CachedMapping mi =
-            map_with_cache(g, *topo, alg, os, grid, cache_dir, a.has("trace") ? &trace : nullptr, progress, warn);
+        CachedMapping mi = map_with_cache(g, *topo, as_call ? Algorithm::Fast : alg, os, grid, cache_dir,
+                                          a.has("trace") ? &trace : nullptr, progress, warn,
+                                          as_call ? std::optional(Algorithm::Auto) : std::nullopt);
         if (!a2a.dims.empty() && !a2a.groups.empty() && (alg == Algorithm::Auto || alg == Algorithm::Fast))  // a grid with the hint, as rankmap_map()
             prefer_for_alltoall(g, *topo, a2a.dims, a2a.alltoall, a2a.groups, mi.entry.place, mi.entry.report,
                                 mi.entry.algorithm);
         apply_guard(a, g, *topo, os, grid, warn, mi, ex, a2a.groups);
         return mi;
     };
-    // --portfolio K: the K searches of the call's portfolio (rankmap_glue.h:
-    // member i's seed, the election), one after another on this core.
-    const int members = static_cast<int>(int_opt(a, "portfolio", 1, 1, 4096));
-    if (members > 1 && a.has("trace")) throw UsageError("--trace follows one search: leave out --portfolio");
     CachedMapping m;
     if (members == 1) {
         m = search(o.seed, extras);
