@@ -340,21 +340,28 @@ TEST(Strategies, FastAbove1024TasksIsValidDeterministicAndImprovesItsStart) {
     EXPECT_LT(f.F(a), f.F(geometric_map(f.problem(), 1, &why)));
 }
 
-// The large-size switches (no Scotch or co-bisection start, no band search,
-// no cold chain, one KL pass, the hot chain from the graph drawing), here
-// on a small SAGE-like graph (a band graph, so the band switch matters):
-// valid, deterministic, below the drawing it starts from.
+// The large-size switches of both strategies (no Scotch or co-bisection
+// start, no cold chain, one KL pass, the hot chain from the graph drawing
+// with the whole budget; fast without the band search, quality with it),
+// here on a small SAGE-like graph (a band graph, so the band switch
+// matters): valid, deterministic, below the drawing it starts from.
 TEST(Strategies, LargeSizeSwitchesKeepAValidDeterministicPlacement) {
     Fixture f(workload_sage(512, 13824), "torus:8x8x8");
-    AutoContext c = auto_fast_preset(1 << 17);
-    ASSERT_FALSE(c.band_search);
-    ASSERT_EQ(c.cold_share, 0);
-    c.scotch_start_max_tasks = c.bisection_start_max_tasks = 0;  // 512 tasks are above both
-    const std::vector<int> a = map_auto(f.problem(), c);
-    expect_capacity(f, a);
-    EXPECT_EQ(a, map_auto(f.problem(), c));
-    std::string why;
-    EXPECT_LT(f.F(a), f.F(geometric_map(f.problem(), 1, &why)));
+    for (const bool fast : {true, false}) {
+        SCOPED_TRACE(fast ? "fast" : "quality");
+        AutoContext c = fast ? auto_fast_preset(1 << 17) : auto_preset(1 << 17);
+        ASSERT_EQ(c.band_search, !fast);
+        ASSERT_EQ(c.cold_share, 0);
+        ASSERT_TRUE(c.hot_from_geometric);
+        ASSERT_EQ(c.hot_share, 1.0);
+        ASSERT_EQ(c.chain_kl_passes, 1);
+        c.scotch_start_max_tasks = c.bisection_start_max_tasks = 0;  // 512 tasks are above both
+        const std::vector<int> a = map_auto(f.problem(), c);
+        expect_capacity(f, a);
+        EXPECT_EQ(a, map_auto(f.problem(), c));
+        std::string why;
+        EXPECT_LT(f.F(a), f.F(geometric_map(f.problem(), 1, &why)));
+    }
 }
 
 // The safety net: a search that only the wall clock ends says so through
