@@ -11,9 +11,8 @@ namespace {
 // Size classes of auto.
 constexpr int kSmall = 1024;
 constexpr int kMedium = 4096;
-// Above this size both strategies leave out the starts that cost seconds
-// there (Scotch's map, co-bisection) and run one chain from the
-// graph-drawing start; fast leaves out the band search too (bench/scale).
+// Above this size both strategies take the steps of
+// leave_out_large_size_steps; fast leaves out the band search too.
 constexpr int kFastLarge = 16384;
 // Size classes of congestion (auto's own cost grows with N).
 constexpr int kCongestionMedium = 8192;
@@ -75,11 +74,13 @@ AutoContext auto_fast_preset(int n) {
     c.budget_seconds = {1.6, 3.0, 30.0};
     c.hot_share = 1.0;  // the hot chain from the graph-drawing start does most of the gain
     c.hot_from_geometric = true;
-    c.cold_share = 0.4;
     c.hier = hier_fast_preset(n);
     c.structured_accept = 1.1;  // the general path never beat a grid embedding this close (bench/scale stencil)
-    if (n <= kFastLarge) return c;
-    leave_out_large_size_steps(c);
+    if (n <= kFastLarge) {
+        c.cold_share = 0.4;
+        return c;
+    }
+    // auto_preset took leave_out_large_size_steps (no cold chain)
     c.band_search = false;  // a third of fast's budget at 65,536 tasks, and it does not win on SAGE-like there
     return c;
 }
