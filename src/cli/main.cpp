@@ -562,9 +562,10 @@ int cmd_map(const Args &a) {
             if (show)
                 std::fprintf(stderr,
                              "rankmap: portfolio member %d: F/F_min %.6f, busiest link %g, %.6g s for 1 MiB per unit%s "
-                             "(%s)\n",
+                             "(%s, %.3f s)\n",
                              i, cand[i].entry.report.ratio, cand[i].entry.report.max_link_load, T[i],
-                             std::isfinite(score) ? "" : ", F above the margin", cand[i].entry.algorithm.c_str());
+                             std::isfinite(score) ? "" : ", F above the margin", cand[i].entry.algorithm.c_str(),
+                             cand[i].seconds);
             if (score < best) best = score, winner = i;
         }
         m = std::move(cand[winner]);

@@ -36,8 +36,9 @@
 //      the best non-greedy start -- the geometric one when its F is close
 //      to the best -- is annealed cold (a few % initial acceptance: it keeps
 //      its large-scale layout and repairs the local one; no cold chain when
-//      its share is 0), and Kernighan-Lin pair exchange (seed 002) polishes
-//      both (a bounded number of passes when the context says so).
+//      its share is 0, or, when the context says so, when the hot chain
+//      already annealed the start it would take), and Kernighan-Lin pair exchange (seed 002)
+//      polishes both (a bounded number of passes when the context says so).
 //
 // Budget: Options::time_limit when set; otherwise a default that grows
 // with N, interpolated log-log through AutoContext::budget_tasks /
@@ -132,6 +133,12 @@ private:
             p_.progress(std::string("auto: start ") + name + " F/F_min " + std::to_string(f / p_.f_min) + " at " +
                         std::to_string(dl_.elapsed()) + " s");
         starts_.push_back({f, std::move(pl)});
+    }
+    // A step's result on the progress line (verbose output).
+    void report(const char *what, const std::vector<int> &pl) const {
+        if (p_.progress)
+            p_.progress(std::string("auto: ") + what + " F/F_min " + std::to_string(F_of(p_, pl) / p_.f_min) +
+                        " at " + std::to_string(dl_.elapsed()) + " s");
     }
     // Proposals per task for a chain given `share` of the nominal work.
     double sweeps_for(double share) const {
@@ -281,6 +288,7 @@ void AutoRun::band_candidates() {
         return;
     }
     kl_refine(p_, band, dl_.share(c_.band_kl_share));
+    report("band search + KL", band);
     const double fb = F_of(p_, band);
     offer(std::move(band));
     if (!band_beats_starts(fb) || dl_.expired()) return;
@@ -295,6 +303,7 @@ void AutoRun::band_candidates() {
     std::vector<int> band2 = band_embedding(q, speed_ * budget_ * phase2, &why, opt);
     if (!band2.empty()) {
         kl_refine(p_, band2, dl_.share(c_.band_kl_share));
+        report("second band search + KL", band2);
         offer(std::move(band2));
     }
 }
@@ -323,12 +332,22 @@ std::vector<int> AutoRun::anneal_from(const std::vector<int> &pl, bool cold, dou
 void AutoRun::chains() {
     std::vector<int> hot = anneal_from(*hot_start_, false, c_.hot_share * chain_scale_, c_.hot_time_share,
                                        c_.hot_salt);
+    report("hot chain", hot);
     kl_refine(p_, hot, dl_.share(c_.hot_kl_share), c_.chain_kl_passes);
+    report("hot chain + KL", hot);
     offer(std::move(hot));
     if (dl_.expired() || c_.cold_share <= 0) return;
+    // The context may keep the cold chain from a start the hot chain has
+    // already annealed with more work (tuning.cpp says where and why).
+    if (!c_.cold_from_hot_start && cold_start_ == hot_start_) {
+        if (p_.progress) p_.progress("auto: no cold chain (its start is the hot chain's)");
+        return;
+    }
     std::vector<int> cold = anneal_from(*cold_start_, true, c_.cold_share * chain_scale_, c_.cold_time_share,
                                         c_.cold_salt);
+    report("cold chain", cold);
     kl_refine(p_, cold, dl_.share(c_.cold_kl_share), c_.chain_kl_passes);
+    report("cold chain + KL", cold);
     offer(std::move(cold));
 }
 

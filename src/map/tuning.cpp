@@ -14,6 +14,10 @@ constexpr int kMedium = 4096;
 // Above this size both strategies take the steps of
 // leave_out_large_size_steps; fast leaves out the band search too.
 constexpr int kFastLarge = 16384;
+// Above this size a cold chain from the graph drawing, after the hot chain
+// from it, never ended lower (UMT-like: 5 of 5 graphs at 4096 tasks, 32
+// seeds at 8192, by 0.6-8 % of F; it won 2 of 5 at 2048): it is left out.
+constexpr int kColdFromDrawingMax = 2048;
 // Size classes of congestion (auto's own cost grows with N).
 constexpr int kCongestionMedium = 8192;
 // Size classes of the hierarchy mapper.
@@ -60,6 +64,7 @@ AutoContext auto_preset(int n) {
     // budget it wins on SAGE-like there.
     c.hot_share = 1.0;
     c.hot_from_geometric = true;
+    c.cold_from_hot_start = false;
     if (n > kFastLarge) leave_out_large_size_steps(c);
     return c;
 }
@@ -74,6 +79,7 @@ AutoContext auto_fast_preset(int n) {
     c.budget_seconds = {1.6, 3.0, 30.0};
     c.hot_share = 1.0;  // the hot chain from the graph-drawing start does most of the gain
     c.hot_from_geometric = true;
+    c.cold_from_hot_start = n <= kColdFromDrawingMax;
     c.hier = hier_fast_preset(n);
     c.structured_accept = 1.1;  // the general path never beat a grid embedding this close (bench/scale stencil)
     if (n <= kFastLarge) {

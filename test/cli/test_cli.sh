@@ -126,7 +126,7 @@ fi
 fast=$("$rm_bin" map --topology torus:12x12x8 --graph "$tmp/u1152.edges" --algorithm fast --no-cache --json \
        --out "$tmp/fast.map" 2>/dev/null | sed -n 's/.*"ratio": \([0-9.]*\).*/\1/p')
 m0=$("$rm_bin" map --topology torus:12x12x8 --graph "$tmp/u1152.edges" --portfolio 2 --no-cache -v \
-     --out "$tmp/pf1152.map" 2>&1 >/dev/null | sed -n 's/^rankmap: portfolio member 0: F\/F_min \([0-9.]*\),.*(fast)$/\1/p')
+     --out "$tmp/pf1152.map" 2>&1 >/dev/null | sed -n 's/^rankmap: portfolio member 0: F\/F_min \([0-9.]*\),.*(fast, [0-9.]* s)$/\1/p')
 [ -n "$fast" ] && [ "$fast" = "$m0" ] && ok || bad "--portfolio member 0 is not the fast search: F/F_min '$m0', fast '$fast'"
 expect_error "--portfolio '0' must be a whole number in 1..4096" map --topology torus:4x4x4 --graph "$tmp/umt.edges" --portfolio 0
 expect_error "--trace follows one search" map --topology torus:4x4x4 --graph "$tmp/umt.edges" --portfolio 2 --trace "$tmp/t"

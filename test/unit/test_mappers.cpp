@@ -364,6 +364,39 @@ TEST(Strategies, LargeSizeSwitchesKeepAValidDeterministicPlacement) {
     }
 }
 
+// Where the context says so (both strategies above 4096 tasks, fast above
+// 2048), a cold chain whose start is the hot chain's -- the graph drawing --
+// is left out: the search says so and ends where it would with no cold
+// chain at all.
+TEST(Strategies, NoSecondChainFromTheHotChainsStart) {
+    Fixture f(workload_umt(512, 3), "torus:8x8x8");
+    AutoContext c = auto_fast_preset(4096);
+    ASSERT_TRUE(c.hot_from_geometric);
+    ASSERT_FALSE(c.cold_from_hot_start);
+    ASSERT_TRUE(auto_fast_preset(2048).cold_from_hot_start);
+    ASSERT_FALSE(auto_preset(8192).cold_from_hot_start);
+    ASSERT_GT(c.cold_share, 0);
+    c.geometric_cold_margin = 1e9;  // the drawing is always the cold chain's start
+    Problem p = f.problem();
+    std::vector<std::string> lines;
+    p.progress = [&](const std::string &m) { lines.push_back(m); };
+    const std::vector<int> a = map_auto(p, c);
+    expect_capacity(f, a);
+    EXPECT_EQ(std::count(lines.begin(), lines.end(),
+                         "auto: no cold chain (its start is the hot chain's)"),
+              1);
+    AutoContext none = c;
+    none.cold_share = 0;
+    EXPECT_EQ(a, map_auto(f.problem(), none));
+    // from another start the cold chain runs
+    c.geometric_cold_margin = 0;
+    lines.clear();
+    map_auto(p, c);
+    EXPECT_EQ(std::count_if(lines.begin(), lines.end(),
+                            [](const std::string &m) { return m.rfind("auto: cold chain + KL", 0) == 0; }),
+              1);
+}
+
 // The safety net: a search that only the wall clock ends says so through
 // Problem::stopped_by_clock (the C API then names the result "..., safety
 // stop", warns, and does not cache it); one the work budget ends does not.
