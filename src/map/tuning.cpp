@@ -15,8 +15,8 @@ constexpr int kMedium = 4096;
 // leave_out_large_size_steps; fast leaves out the band search too.
 constexpr int kFastLarge = 16384;
 // Above this size a cold chain from the graph drawing, after the hot chain
-// from it, never ended lower (UMT-like: 5 of 5 graphs at 4096 tasks, 32
-// seeds at 8192, by 0.6-8 % of F; it won 2 of 5 at 2048): it is left out.
+// from it, never ended lower and cost a fifth of the time; at 2048 tasks it
+// sometimes did (bench/chains, bench/results/chains.md): it is left out.
 constexpr int kColdFromDrawingMax = 2048;
 // Size classes of congestion (auto's own cost grows with N).
 constexpr int kCongestionMedium = 8192;
