@@ -11,7 +11,7 @@
 //      (seed 001 permutations, folds, Gray code ...).  If it reaches F_min
 //      it is optimal and returned at once; otherwise Kernighan-Lin polishes
 //      it and it stays a candidate -- or ends auto when within the
-//      context's accepted ratio of F_min (the fast strategy).  On a tree
+//      context's accepted ratio of F_min (above 1024 tasks).  On a tree
 //      topology the node-aware block map (hier_grid.cpp) is a candidate
 //      too.
 //   2. Trees: the hierarchy mapper's general path (hier.cpp: top-down

@@ -364,6 +364,26 @@ TEST(Strategies, LargeSizeSwitchesKeepAValidDeterministicPlacement) {
     }
 }
 
+// Above 1024 tasks both strategies end at a grid embedding within 10 % of
+// F_min (the general path never beat one there); up to 1024 only F_min
+// ends the search.  A scrambled 64x32 stencil on a 16x16x8 torus: the
+// embedding is within 2 % of F_min.
+TEST(Strategies, QualityEndsAtAGridEmbeddingCloseToTheBound) {
+    ASSERT_EQ(auto_preset(1024).structured_accept, 1.0);
+    ASSERT_EQ(auto_fast_preset(1024).structured_accept, 1.0);
+    Fixture f(scrambled(cartesian_graph({64, 32}, {0, 0}), 7), "torus:16x16x8");
+    Problem p = f.problem();
+    std::vector<std::string> lines;
+    p.progress = [&](const std::string &m) { lines.push_back(m); };
+    const std::vector<int> a = map_auto(p);
+    expect_capacity(f, a);
+    EXPECT_LE(f.F(a), 1.1 * f.d.f_min);
+    EXPECT_NE(std::find(lines.begin(), lines.end(),
+                        std::string("auto: the structured candidate is within the accepted ratio of F_min")),
+              lines.end());
+    EXPECT_EQ(a, map_fast(f.problem()));
+}
+
 // Where the context says so (both strategies above 4096 tasks, fast above
 // 2048), a cold chain whose start is the hot chain's -- the graph drawing --
 // is left out: the search says so and ends where it would with no cold
