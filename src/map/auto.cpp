@@ -37,8 +37,9 @@
 //      to the best -- is annealed cold (a few % initial acceptance: it keeps
 //      its large-scale layout and repairs the local one; no cold chain when
 //      its share is 0, or, when the context says so, when the hot chain
-//      already annealed the start it would take), and Kernighan-Lin pair exchange (seed 002)
-//      polishes both (a bounded number of passes when the context says so).
+//      already annealed the start it would take), and Kernighan-Lin pair
+//      exchange (seed 002) polishes both (a bounded number of passes when
+//      the context says so).
 //
 // Budget: Options::time_limit when set; otherwise a default that grows
 // with N, interpolated log-log through AutoContext::budget_tasks /
@@ -129,16 +130,17 @@ private:
     void add_start(const char *name, std::vector<int> &&pl) {
         if (pl.size() != static_cast<size_t>(N_)) return;
         double f = F_of(p_, pl);
-        if (p_.progress)
-            p_.progress(std::string("auto: start ") + name + " F/F_min " + std::to_string(f / p_.f_min) + " at " +
-                        std::to_string(dl_.elapsed()) + " s");
+        say(std::string("start ") + name, f);
         starts_.push_back({f, std::move(pl)});
     }
-    // A step's result on the progress line (verbose output).
-    void report(const char *what, const std::vector<int> &pl) const {
+    // A step's result on the progress line (verbose output): its F and when it ended.
+    void say(const std::string &what, double f) const {
         if (p_.progress)
-            p_.progress(std::string("auto: ") + what + " F/F_min " + std::to_string(F_of(p_, pl) / p_.f_min) +
-                        " at " + std::to_string(dl_.elapsed()) + " s");
+            p_.progress("auto: " + what + " F/F_min " + std::to_string(f / p_.f_min) + " at " +
+                        std::to_string(dl_.elapsed()) + " s");
+    }
+    void report(const char *what, const std::vector<int> &pl) const {
+        if (p_.progress) say(what, F_of(p_, pl));
     }
     // Proposals per task for a chain given `share` of the nominal work.
     double sweeps_for(double share) const {
