@@ -1,14 +1,22 @@
-// bench/chains -- what the cold chain brings after the hot chain when both
-// start from the graph drawing (tuning.cpp: kColdFromDrawingMax, the
-// AutoContext field cold_from_hot_start).  For every torus and graph it
-// runs the fast preset twice in this process, with the cold chain from the
-// hot chain's start allowed and left out, and prints F/F_min and seconds
-// of both; "cold won" says when the extra chain ended lower.  Graphs:
-// UMT-like with graph seeds 1..N (irregular meshes, where the drawing is
-// the best start) and SAGE-like with scrambled labels (no band search;
-// Scotch's map is the cold chain's start there, so both runs agree).
+// bench/chains -- what a chain brings where the tuning leaves it out.
 //
-//   bench/chains [--sizes 16x16x8,16x16x16,32x16x16] [--graphs 5] [--markdown]
+// Default mode: the cold chain after the hot chain when both start from
+// the graph drawing (tuning.cpp: kColdFromDrawingMax, the AutoContext field
+// cold_from_hot_start).  For every torus and graph it runs the fast preset
+// twice in this process, with the cold chain from the hot chain's start
+// allowed and left out, and prints F/F_min and seconds of both; "cold won"
+// says when the extra chain ended lower.  Graphs: UMT-like with graph seeds
+// 1..N (irregular meshes, where the drawing is the best start) and
+// SAGE-like with scrambled labels (no band search; Scotch's map is the
+// cold chain's start there, so both runs agree).
+//
+// --band: the chains (and the graph drawing they start from) after a band
+// result that beats every start (the AutoContext field chains_after_band).
+// Graphs: SAGE-like in rank order with several cells per task (each a
+// different band graph); both presets, fast and quality, run with the
+// chains and without; "chains won" says when running them ended lower.
+//
+//   bench/chains [--band] [--sizes 16x16x8,16x16x16,32x16x16] [--graphs 5] [--markdown]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -35,13 +43,11 @@ struct Run {
     std::vector<int> place;
 };
 
-Run map_once(const Graph &g, const Topology &topo, bool cold_from_hot_start) {
+Run map_once(const Graph &g, const Topology &topo, const AutoContext &c) {
     ProblemData d = prepare(g, topo);
     Options opt;
     opt.seed = 1;
     Problem p{g, d.sym, topo, d.cap, d.f_min, std::nullopt, opt, Deadline(0), nullptr, nullptr};
-    AutoContext c = auto_fast_preset(g.n());
-    c.cold_from_hot_start = cold_from_hot_start;
     Run r;
     const double t0 = now();
     r.place = map_auto(p, c);
@@ -50,22 +56,85 @@ Run map_once(const Graph &g, const Topology &topo, bool cold_from_hot_start) {
     return r;
 }
 
+// SAGE-like graphs of --band: cells per task (13824 is the workload's default).
+const int kSageCells[] = {13824, 8000, 2744, 21952, 1000};
+
 [[noreturn]] void usage(const std::string &why) {
-    std::fprintf(stderr, "bench/chains: %s\nusage: bench/chains [--sizes AxBxC,...] [--graphs N] [--markdown]\n",
+    std::fprintf(stderr, "bench/chains: %s\nusage: bench/chains [--band] [--sizes AxBxC,...] [--graphs N] [--markdown]\n",
                  why.c_str());
     std::exit(2);
+}
+
+std::unique_ptr<Topology> torus_or_usage(const std::string &size) {
+    try {
+        return parse_topology("torus:" + size);
+    } catch (const std::exception &e) {
+        usage(std::string("--sizes: ") + e.what());
+    }
+}
+
+// --band: both presets with the chains after a winning band result run and
+// left out.
+int band_mode(const std::vector<std::string> &sizes, bool markdown) {
+    std::printf("seed 1, one core: SAGE-like graphs in rank order (band graphs); the chains after a band result "
+                "that beats every start run (chains_after_band = true) and left out with the graph drawing "
+                "(false); F/F_min and seconds of each\n\n");
+    if (markdown)
+        std::printf("| torus | tasks | graph | preset | chains run: F/F_min | seconds | left out: F/F_min | seconds | "
+                    "chains won |\n|---|---:|---|---|---:|---:|---:|---:|---|\n");
+    else
+        std::printf("%-10s %6s %-12s %-8s %10s %8s %10s %8s %s\n", "torus", "tasks", "graph", "preset", "run", "s",
+                    "left out", "s", "chains won");
+    std::string summary;
+    for (const std::string &size : sizes) {
+        const std::unique_ptr<Topology> topo = torus_or_usage(size);
+        const int n = topo->size();
+        for (const bool quality : {false, true}) {
+            int won = 0, total = 0;
+            double run_s = 0, out_s = 0;
+            for (const int cells : kSageCells) {
+                const Graph g = workload_sage(n, cells);
+                AutoContext with = quality ? auto_preset(n) : auto_fast_preset(n), without = with;
+                with.chains_after_band = true;
+                without.chains_after_band = false;
+                const Run a = map_once(g, *topo, with), b = map_once(g, *topo, without);
+                const bool same = a.place == b.place, chains_won = !same && a.ratio < b.ratio;
+                won += chains_won;
+                ++total;
+                run_s += a.seconds;
+                out_s += b.seconds;
+                const char *verdict = chains_won ? "yes" : same ? "no (same placement)" : "no";
+                const std::string name = "sage-" + std::to_string(cells);
+                const char *preset = quality ? "quality" : "fast";
+                if (markdown)
+                    std::printf("| %s | %d | %s | %s | %.4f | %.2f | %.4f | %.2f | %s |\n", size.c_str(), n,
+                                name.c_str(), preset, a.ratio, a.seconds, b.ratio, b.seconds, verdict);
+                else
+                    std::printf("%-10s %6d %-12s %-8s %10.4f %8.2f %10.4f %8.2f %s\n", size.c_str(), n, name.c_str(),
+                                preset, a.ratio, a.seconds, b.ratio, b.seconds, verdict);
+                std::fflush(stdout);
+            }
+            char line[256];
+            std::snprintf(line, sizeof line,
+                          "  %s %s: the chains ended lower in %d of %d graphs; %.1f s with them, %.1f s without\n",
+                          size.c_str(), quality ? "quality" : "fast", won, total, run_s, out_s);
+            summary += line;
+        }
+    }
+    std::printf("\n%s", summary.c_str());
+    return 0;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-    std::vector<std::string> sizes = {"16x16x8", "16x16x16", "32x16x16"};
+    std::vector<std::string> sizes;
     int graphs = 5;
-    bool markdown = false;
+    bool markdown = false, band = false;
     for (int i = 1; i < argc; ++i) {
         const std::string opt = argv[i];
-        if (opt == "--markdown") {
-            markdown = true;
+        if (opt == "--markdown" || opt == "--band") {
+            (opt == "--band" ? band : markdown) = true;
             continue;
         }
         if (i + 1 >= argc) usage("option " + opt + " needs a value");
@@ -78,6 +147,10 @@ int main(int argc, char **argv) {
             usage("unknown option " + opt);
     }
     if (graphs < 1 || graphs > 64) usage("--graphs must be 1..64");
+    if (sizes.empty())
+        sizes = band ? std::vector<std::string>{"8x8x8", "16x16x8", "16x16x16"}
+                     : std::vector<std::string>{"16x16x8", "16x16x16", "32x16x16"};
+    if (band) return band_mode(sizes, markdown);
     std::printf("fast preset, seed 1, one core: the cold chain from the hot chain's start (the graph drawing) "
                 "allowed, and left out (cold_from_hot_start = false); F/F_min and seconds of each\n\n");
     if (markdown)
@@ -88,12 +161,7 @@ int main(int argc, char **argv) {
                     "s", "cold won");
     std::string summary;
     for (const std::string &size : sizes) {
-        std::unique_ptr<Topology> topo;
-        try {
-            topo = parse_topology("torus:" + size);
-        } catch (const std::exception &e) {
-            usage(std::string("--sizes: ") + e.what());
-        }
+        const std::unique_ptr<Topology> topo = torus_or_usage(size);
         const int n = topo->size();
         int won = 0, total = 0;
         for (int k = 0; k <= graphs; ++k) {
@@ -101,7 +169,10 @@ int main(int argc, char **argv) {
             const std::string name = sage ? "sage-scrambled" : "umt-" + std::to_string(k + 1);
             Graph g = sage ? workload_sage(n).relabeled(scramble_permutation(n, 1))
                            : workload_umt(n, static_cast<uint64_t>(k + 1));
-            const Run a = map_once(g, *topo, true), b = map_once(g, *topo, false);
+            AutoContext with = auto_fast_preset(n), without = with;
+            with.cold_from_hot_start = true;
+            without.cold_from_hot_start = false;
+            const Run a = map_once(g, *topo, with), b = map_once(g, *topo, without);
             const bool same = a.place == b.place, cold_won = !same && a.ratio < b.ratio;
             won += cold_won;
             ++total;

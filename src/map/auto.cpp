@@ -30,7 +30,9 @@
 //      KL-polished, is one more candidate.  When it beats every start the
 //      chains of step 5 get a fraction of their work and a second band
 //      search the rest: on such graphs the chains end well above the band
-//      result, so the work goes where it pays.
+//      result, so the work goes where it pays.  Unless the context says
+//      otherwise the chains are then left out altogether, and with them the
+//      graph drawing (a chain start), which waits for the band search.
 //   5. The best start is annealed hot (seed 000 schedule, one chain over
 //      all tasks; the geometric start instead when the context says so),
 //      the best non-greedy start -- the geometric one when its F is close
@@ -114,7 +116,13 @@ private:
         }
         general_starts();
         band_candidates();
-        chains();
+        if (band_won_ && !c_.chains_after_band) {
+            if (p_.progress) p_.progress("auto: no graph drawing and no chains (the band result beats every start)");
+        } else {
+            if (geometric_deferred_) geometric_start();
+            choose_chain_starts();
+            chains();
+        }
         offer(std::move(greedy_));
         for (auto &st : starts_) offer(std::move(st.second));
     }
@@ -126,6 +134,10 @@ private:
             best_ = std::move(cand);
             bestF_ = f;
         }
+    }
+    void sort_starts() {
+        std::stable_sort(starts_.begin(), starts_.end(),
+                         [](const auto &a, const auto &b) { return a.first < b.first; });
     }
     void add_start(const char *name, std::vector<int> &&pl) {
         if (pl.size() != static_cast<size_t>(N_)) return;
@@ -153,6 +165,7 @@ private:
     bool structured_candidate();
     void tree_block_candidate(const CartGrid &grid, const std::vector<int> *task_at);
     void general_starts();
+    void geometric_start();
     void choose_chain_starts();
     void band_candidates();
     std::vector<int> anneal_from(const std::vector<int> &pl, bool cold, double work, double time_share,
@@ -175,6 +188,8 @@ private:
     std::optional<NearNodes> near_;
     const std::vector<int> *hot_start_ = nullptr, *cold_start_ = nullptr;
     double chain_scale_ = 1.0;  // chains' work scale (lowered when the band result wins)
+    bool band_won_ = false;     // the band result beats every start
+    bool geometric_deferred_ = false;  // the graph-drawing start waits for the band search
 };
 
 // 1. Structured candidate: the best grid embedding when the tasks form a
@@ -225,23 +240,19 @@ void AutoRun::tree_block_candidate(const CartGrid &grid, const std::vector<int> 
 
 // 2. General path's starts: the seed 000 greedy map, the recursive
 // co-bisection map, the graph-drawing map and, when built with Scotch,
-// Scotch's map, sorted by F.
+// Scotch's map, sorted by F.  When the context leaves out the chains after
+// a winning band result, the drawing (a chain start, costly: ~0.5 s at
+// 4096 tasks) waits until the band search has not won.
 void AutoRun::general_starts() {
     const double degsum = static_cast<double>(p_.sym.nedges()) / std::max(1, N_);
     speed_ = c_.evals_per_second / (1.0 + N_ / c_.cache_tasks);
     props_ = speed_ * budget_ / (c_.evals_per_degree * degsum + c_.evals_per_proposal);
     greedy_ = map_greedy(p_);
+    fgreedy_ = F_of(p_, greedy_);
     if (!dl_.expired() && N_ <= c_.bisection_start_max_tasks)
         add_start("co-bisection", bisection_map(p_, p_.opt.seed));
-    if (!dl_.expired()) {
-        std::string why;
-        Problem q = p_;
-        q.deadline = dl_.share(c_.geometric_share);
-        geo_ = geometric_map(q, p_.opt.seed, &why);
-        if (geo_.empty() && p_.progress) p_.progress("auto: no geometric start (" + why + ")");
-        if (!geo_.empty()) geoF_ = F_of(p_, geo_);
-        add_start("geometric", std::vector<int>(geo_));
-    }
+    geometric_deferred_ = !c_.chains_after_band && c_.band_search;
+    if (!geometric_deferred_) geometric_start();
     if (!dl_.expired() && N_ <= c_.scotch_start_max_tasks) {
         try {
             add_start("scotch", map_scotch(p_));
@@ -249,10 +260,21 @@ void AutoRun::general_starts() {
             // built without Scotch, or Scotch declined: fine.
         }
     }
-    std::stable_sort(starts_.begin(), starts_.end(),
-                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    sort_starts();
     near_.emplace(p_.topo, near_count(p_.topo));
-    choose_chain_starts();
+}
+
+// The graph-drawing start (geometric.cpp).
+void AutoRun::geometric_start() {
+    if (dl_.expired()) return;
+    std::string why;
+    Problem q = p_;
+    q.deadline = dl_.share(c_.geometric_share);
+    geo_ = geometric_map(q, p_.opt.seed, &why);
+    if (geo_.empty() && p_.progress) p_.progress("auto: no geometric start (" + why + ")");
+    if (!geo_.empty()) geoF_ = F_of(p_, geo_);
+    add_start("geometric", std::vector<int>(geo_));
+    sort_starts();
 }
 
 // Hot chain: from the best start overall (greedy included).  Cold chain:
@@ -265,7 +287,6 @@ void AutoRun::choose_chain_starts() {
     cold_start_ = !geo_.empty() && !starts_.empty() && geoF_ <= c_.geometric_cold_margin * starts_[0].first
                       ? &geo_
                       : &best_start;
-    fgreedy_ = F_of(p_, greedy_);
     hot_start_ = (starts_.empty() || fgreedy_ <= starts_[0].first) ? &greedy_ : &best_start;
     if (c_.hot_from_geometric && !geo_.empty()) hot_start_ = &geo_;
 }
@@ -294,6 +315,7 @@ void AutoRun::band_candidates() {
     const double fb = F_of(p_, band);
     offer(std::move(band));
     if (!band_beats_starts(fb) || dl_.expired()) return;
+    band_won_ = true;
     chain_scale_ = c_.band_chain_scale;
     const double phase2 = (1 - chain_scale_) * (c_.hot_share + c_.cold_share) + c_.band_phase2_bonus +
                           c_.band_phase2_extra;

@@ -124,6 +124,7 @@ struct AutoContext {
     double band_time_share = 0.5;      // deadline share of each band phase
     double band_kl_share = 0.1;        // deadline share of KL after each band phase
     double band_chain_scale = 0.15;    // chains' work scale when the band result beats every start
+    bool chains_after_band = true;     // ... and the chains run then (false: they and the graph drawing are left out)
     double band_phase2_bonus = 0.5;    // phase 2's work on top of the chains' saved work (x nominal budget)
     double band_phase2_extra = 4.0;    // ... and this much more (x nominal budget)
     uint64_t band_phase2_seed = 0x5eed;  // phase 2 runs with seed + this

@@ -417,6 +417,45 @@ TEST(Strategies, NoSecondChainFromTheHotChainsStart) {
               1);
 }
 
+// When the band result beats every start (a rank-ordered SAGE-like graph),
+// the chains and the graph drawing they start from are left out: the search
+// says so and ends where it ends with them (they never end lower there).
+// On a graph that is no band graph the drawing and the chains still run.
+TEST(Strategies, NoChainsAfterAWinningBandResult) {
+    ASSERT_FALSE(auto_preset(512).chains_after_band);
+    ASSERT_FALSE(auto_fast_preset(4096).chains_after_band);
+    ASSERT_TRUE(auto_link_load_preset(512).chains_after_band);
+    Fixture f(workload_sage(256), "torus:8x8x4");
+    AutoContext c = auto_fast_preset(256);
+    c.budget_seconds = {0.1, 0.1, 0.1};  // a short search (work, not the clock)
+    Problem p = f.problem();
+    std::vector<std::string> lines;
+    p.progress = [&](const std::string &m) { lines.push_back(m); };
+    auto has = [&](const std::string &prefix) {
+        return std::any_of(lines.begin(), lines.end(), [&](const std::string &m) { return m.rfind(prefix, 0) == 0; });
+    };
+    const std::vector<int> a = map_auto(p, c);
+    expect_capacity(f, a);
+    EXPECT_TRUE(has("auto: no graph drawing and no chains (the band result beats every start)"));
+    EXPECT_FALSE(has("auto: start geometric"));
+    EXPECT_FALSE(has("auto: hot chain"));
+    AutoContext with = c;
+    with.chains_after_band = true;
+    lines.clear();
+    EXPECT_EQ(a, map_auto(p, with));
+    EXPECT_TRUE(has("auto: start geometric"));
+    EXPECT_TRUE(has("auto: hot chain + KL"));
+    // no band graph: the drawing and the chains run
+    Fixture u(workload_umt(256, 2), "torus:8x8x4");
+    Problem q = u.problem();
+    q.progress = p.progress;
+    lines.clear();
+    expect_capacity(u, map_auto(q, c));
+    EXPECT_TRUE(has("auto: no band embedding"));
+    EXPECT_TRUE(has("auto: start geometric"));
+    EXPECT_TRUE(has("auto: hot chain + KL"));
+}
+
 // The safety net: a search that only the wall clock ends says so through
 // Problem::stopped_by_clock (the C API then names the result "..., safety
 // stop", warns, and does not cache it); one the work budget ends does not.
