@@ -16,7 +16,12 @@
 // different band graph); both presets, fast and quality, run with the
 // chains and without; "chains won" says when running them ended lower.
 //
-//   bench/chains [--band] [--sizes 16x16x8,16x16x16,32x16x16] [--graphs 5] [--markdown]
+// --band-search: fast above 16,384 tasks with the band search off (the
+// chain from the graph drawing) and on (AutoContext::band_search), on the
+// same graphs at 32,768 and 65,536 tasks; "on won" says when the band
+// search ended lower.
+//
+//   bench/chains [--band | --band-search] [--sizes 16x16x8,16x16x16,32x16x16] [--graphs 5] [--markdown]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -60,7 +65,7 @@ Run map_once(const Graph &g, const Topology &topo, const AutoContext &c) {
 const int kSageCells[] = {13824, 8000, 2744, 21952, 1000};
 
 [[noreturn]] void usage(const std::string &why) {
-    std::fprintf(stderr, "bench/chains: %s\nusage: bench/chains [--band] [--sizes AxBxC,...] [--graphs N] [--markdown]\n",
+    std::fprintf(stderr, "bench/chains: %s\nusage: bench/chains [--band | --band-search] [--sizes AxBxC,...] [--graphs N] [--markdown]\n",
                  why.c_str());
     std::exit(2);
 }
@@ -73,37 +78,53 @@ std::unique_ptr<Topology> torus_or_usage(const std::string &size) {
     }
 }
 
-// --band: both presets with the chains after a winning band result run and
-// left out.
-int band_mode(const std::vector<std::string> &sizes, bool markdown) {
-    std::printf("seed 1, one core: SAGE-like graphs in rank order (band graphs); the chains after a band result "
-                "that beats every start run (chains_after_band = true) and left out with the graph drawing "
-                "(false); F/F_min and seconds of each\n\n");
-    if (markdown)
-        std::printf("| torus | tasks | graph | preset | chains run: F/F_min | seconds | left out: F/F_min | seconds | "
-                    "chains won |\n|---|---:|---|---|---:|---:|---:|---:|---|\n");
+// --band (search = false): both presets with the chains after a winning
+// band result run and left out.  --band-search (search = true): fast with
+// the band search off and on.
+int band_mode(const std::vector<std::string> &sizes, bool markdown, bool search) {
+    if (search)
+        std::printf("seed 1, one core: SAGE-like graphs in rank order (band graphs); the fast preset with the band "
+                    "search off (band_search = false: the chain from the graph drawing) and on (no chains after a "
+                    "band result that beats every start); F/F_min and seconds of each\n\n");
     else
-        std::printf("%-10s %6s %-12s %-8s %10s %8s %10s %8s %s\n", "torus", "tasks", "graph", "preset", "run", "s",
-                    "left out", "s", "chains won");
+        std::printf("seed 1, one core: SAGE-like graphs in rank order (band graphs); the chains after a band result "
+                    "that beats every start run (chains_after_band = true) and left out with the graph drawing "
+                    "(false); F/F_min and seconds of each\n\n");
+    const char *a_name = search ? "off" : "chains run", *b_name = search ? "on" : "left out";
+    const char *won_name = search ? "on won" : "chains won";
+    if (markdown)
+        std::printf("| torus | tasks | graph | preset | %s: F/F_min | seconds | %s: F/F_min | seconds | %s |\n"
+                    "|---|---:|---|---|---:|---:|---:|---:|---|\n",
+                    a_name, b_name, won_name);
+    else
+        std::printf("%-10s %6s %-12s %-8s %10s %8s %10s %8s %s\n", "torus", "tasks", "graph", "preset", a_name, "s",
+                    b_name, "s", won_name);
     std::string summary;
     for (const std::string &size : sizes) {
         const std::unique_ptr<Topology> topo = torus_or_usage(size);
         const int n = topo->size();
-        for (const bool quality : {false, true}) {
+        for (const bool quality : search ? std::vector<bool>{false} : std::vector<bool>{false, true}) {
             int won = 0, total = 0;
-            double run_s = 0, out_s = 0;
+            double a_s = 0, b_s = 0;
             for (const int cells : kSageCells) {
                 const Graph g = workload_sage(n, cells);
-                AutoContext with = quality ? auto_preset(n) : auto_fast_preset(n), without = with;
-                with.chains_after_band = true;
-                without.chains_after_band = false;
-                const Run a = map_once(g, *topo, with), b = map_once(g, *topo, without);
-                const bool same = a.place == b.place, chains_won = !same && a.ratio < b.ratio;
-                won += chains_won;
+                AutoContext a_ctx = quality ? auto_preset(n) : auto_fast_preset(n), b_ctx = a_ctx;
+                if (search) {
+                    a_ctx.band_search = false;
+                    b_ctx.band_search = true;
+                } else {
+                    a_ctx.chains_after_band = true;
+                    b_ctx.chains_after_band = false;
+                }
+                const Run a = map_once(g, *topo, a_ctx), b = map_once(g, *topo, b_ctx);
+                const bool same = a.place == b.place;
+                // "won": the chains (a) ended lower; with --band-search, the band search (b) did
+                const bool won_here = !same && (search ? b.ratio < a.ratio : a.ratio < b.ratio);
+                won += won_here;
                 ++total;
-                run_s += a.seconds;
-                out_s += b.seconds;
-                const char *verdict = chains_won ? "yes" : same ? "no (same placement)" : "no";
+                a_s += a.seconds;
+                b_s += b.seconds;
+                const char *verdict = won_here ? "yes" : same ? "no (same placement)" : "no";
                 const std::string name = "sage-" + std::to_string(cells);
                 const char *preset = quality ? "quality" : "fast";
                 if (markdown)
@@ -115,9 +136,16 @@ int band_mode(const std::vector<std::string> &sizes, bool markdown) {
                 std::fflush(stdout);
             }
             char line[256];
-            std::snprintf(line, sizeof line,
-                          "  %s %s: the chains ended lower in %d of %d graphs; %.1f s with them, %.1f s without\n",
-                          size.c_str(), quality ? "quality" : "fast", won, total, run_s, out_s);
+            if (search)
+                std::snprintf(line, sizeof line,
+                              "  %s fast: the band search ended lower in %d of %d graphs; %.1f s without it, %.1f s "
+                              "with it\n",
+                              size.c_str(), won, total, a_s, b_s);
+            else
+                std::snprintf(line, sizeof line,
+                              "  %s %s: the chains ended lower in %d of %d graphs; %.1f s with them, %.1f s "
+                              "without\n",
+                              size.c_str(), quality ? "quality" : "fast", won, total, a_s, b_s);
             summary += line;
         }
     }
@@ -130,11 +158,11 @@ int band_mode(const std::vector<std::string> &sizes, bool markdown) {
 int main(int argc, char **argv) {
     std::vector<std::string> sizes;
     int graphs = 5;
-    bool markdown = false, band = false;
+    bool markdown = false, band = false, band_search = false;
     for (int i = 1; i < argc; ++i) {
         const std::string opt = argv[i];
-        if (opt == "--markdown" || opt == "--band") {
-            (opt == "--band" ? band : markdown) = true;
+        if (opt == "--markdown" || opt == "--band" || opt == "--band-search") {
+            (opt == "--band" ? band : opt == "--band-search" ? band_search : markdown) = true;
             continue;
         }
         if (i + 1 >= argc) usage("option " + opt + " needs a value");
@@ -147,10 +175,12 @@ int main(int argc, char **argv) {
             usage("unknown option " + opt);
     }
     if (graphs < 1 || graphs > 64) usage("--graphs must be 1..64");
+    if (band && band_search) usage("--band and --band-search are two runs");
     if (sizes.empty())
-        sizes = band ? std::vector<std::string>{"8x8x8", "16x16x8", "16x16x16"}
-                     : std::vector<std::string>{"16x16x8", "16x16x16", "32x16x16"};
-    if (band) return band_mode(sizes, markdown);
+        sizes = band          ? std::vector<std::string>{"8x8x8", "16x16x8", "16x16x16"}
+                : band_search ? std::vector<std::string>{"32x32x32", "64x32x32"}
+                              : std::vector<std::string>{"16x16x8", "16x16x16", "32x16x16"};
+    if (band || band_search) return band_mode(sizes, markdown, band_search);
     std::printf("fast preset, seed 1, one core: the cold chain from the hot chain's start (the graph drawing) "
                 "allowed, and left out (cold_from_hot_start = false); F/F_min and seconds of each\n\n");
     if (markdown)

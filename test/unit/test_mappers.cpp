@@ -342,25 +342,28 @@ TEST(Strategies, FastAbove1024TasksIsValidDeterministicAndImprovesItsStart) {
 
 // The large-size switches of both strategies (no Scotch or co-bisection
 // start, no cold chain, one KL pass, the hot chain from the graph drawing
-// with the whole budget; fast without the band search, quality with it),
-// here on a small SAGE-like graph (a band graph, so the band switch
-// matters): valid, deterministic, below the drawing it starts from.
+// with the whole budget, the band search), here on a small SAGE-like graph
+// (a band graph), with the band search and without it (then the chain
+// runs): valid, deterministic, below the graph drawing.
 TEST(Strategies, LargeSizeSwitchesKeepAValidDeterministicPlacement) {
     Fixture f(workload_sage(512, 13824), "torus:8x8x8");
     for (const bool fast : {true, false}) {
-        SCOPED_TRACE(fast ? "fast" : "quality");
-        AutoContext c = fast ? auto_fast_preset(1 << 17) : auto_preset(1 << 17);
-        ASSERT_EQ(c.band_search, !fast);
-        ASSERT_EQ(c.cold_share, 0);
-        ASSERT_TRUE(c.hot_from_geometric);
-        ASSERT_EQ(c.hot_share, 1.0);
-        ASSERT_EQ(c.chain_kl_passes, 1);
-        c.scotch_start_max_tasks = c.bisection_start_max_tasks = 0;  // 512 tasks are above both
-        const std::vector<int> a = map_auto(f.problem(), c);
-        expect_capacity(f, a);
-        EXPECT_EQ(a, map_auto(f.problem(), c));
-        std::string why;
-        EXPECT_LT(f.F(a), f.F(geometric_map(f.problem(), 1, &why)));
+        for (const bool band : {true, false}) {
+            SCOPED_TRACE(std::string(fast ? "fast" : "quality") + (band ? ", band search" : ", no band search"));
+            AutoContext c = fast ? auto_fast_preset(1 << 17) : auto_preset(1 << 17);
+            ASSERT_TRUE(c.band_search);
+            c.band_search = band;
+            ASSERT_EQ(c.cold_share, 0);
+            ASSERT_TRUE(c.hot_from_geometric);
+            ASSERT_EQ(c.hot_share, 1.0);
+            ASSERT_EQ(c.chain_kl_passes, 1);
+            c.scotch_start_max_tasks = c.bisection_start_max_tasks = 0;  // 512 tasks are above both
+            const std::vector<int> a = map_auto(f.problem(), c);
+            expect_capacity(f, a);
+            EXPECT_EQ(a, map_auto(f.problem(), c));
+            std::string why;
+            EXPECT_LT(f.F(a), f.F(geometric_map(f.problem(), 1, &why)));
+        }
     }
 }
 
