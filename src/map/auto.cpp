@@ -292,8 +292,8 @@ void AutoRun::choose_chain_starts() {
 }
 
 // 3. Rank-ordered band graphs on a torus: the translation-periodic
-// embedding (band.cpp), KL-polished, is one more candidate (it does not
-// feed the chains).  When it beats every start the chains' work is scaled
+// embedding (band.cpp), KL-polished (phase 1 with the chains' bound on KL
+// passes), is one more candidate (it does not feed the chains).  When it beats every start the chains' work is scaled
 // by band_chain_scale and phase 2, a band search with another seed on
 // phase 1's best translations, gets the saved work and more.  Decided by
 // F, not by the clock.
@@ -310,7 +310,7 @@ void AutoRun::band_candidates() {
         if (p_.progress) p_.progress("auto: no band embedding (" + why + ")");
         return;
     }
-    kl_refine(p_, band, dl_.share(c_.band_kl_share));
+    kl_refine(p_, band, dl_.share(c_.band_kl_share), c_.chain_kl_passes);
     report("band search + KL", band);
     const double fb = F_of(p_, band);
     offer(std::move(band));

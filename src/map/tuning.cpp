@@ -27,7 +27,9 @@ constexpr int kHierMedium = 8192;
 // seconds there and feed no chain (Scotch's map: ~17 s at 65,536 tasks,
 // longer than fast's whole budget; co-bisection ~2.4 s), keep one chain
 // and end it with one KL pass (a full KL takes most of fast's budget at
-// 65,536 tasks; its first pass brings most of the gain).
+// 65,536 tasks; its first pass brings most of the gain).  The first band
+// phase ends with one pass too: the second phase's result replaced it on
+// every graph of bench/chains --band-search.
 void leave_out_large_size_steps(AutoContext &c) {
     c.scotch_start_max_tasks = kFastLarge;
     c.bisection_start_max_tasks = kFastLarge;

@@ -111,7 +111,7 @@ struct AutoContext {
     int bisection_start_max_tasks = 1 << 30;  // the co-bisection map is a start up to this many tasks (~2.4 s at 65,536)
     bool hot_from_geometric = false;   // hot chain from the graph-drawing start when there is one (else the best start)
     bool cold_from_hot_start = true;   // the cold chain may start where the hot chain did (false: from another start only)
-    int chain_kl_passes = 0;           // KL passes after each chain at most (0: until a pass gains nothing)
+    int chain_kl_passes = 0;           // KL passes after each chain and the first band phase at most (0: until a pass gains nothing)
     bool band_search = true;           // rank-ordered band graphs get the band search (step 3)
     double hot_time_share = 0.5;       // deadline share of the hot chain
     double hot_kl_share = 0.2;         // deadline share of KL after the hot chain
