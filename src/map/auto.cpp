@@ -60,6 +60,7 @@
 //
 // Cost: that of its parts -- O(N + E) for grid recognition, O(E log N) for
 // greedy, O(sweeps * N * degree) for annealing; memory O(N + E + P K).
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -135,15 +136,14 @@ private:
             bestF_ = f;
         }
     }
-    void sort_starts() {
-        std::stable_sort(starts_.begin(), starts_.end(),
-                         [](const auto &a, const auto &b) { return a.first < b.first; });
-    }
+    // Adds a start where it keeps starts_ sorted by F (after its equals).
     void add_start(const char *name, std::vector<int> &&pl) {
         if (pl.size() != static_cast<size_t>(N_)) return;
         double f = F_of(p_, pl);
         say(std::string("start ") + name, f);
-        starts_.push_back({f, std::move(pl)});
+        auto at = std::upper_bound(starts_.begin(), starts_.end(), f,
+                                   [](double x, const auto &s) { return x < s.first; });
+        starts_.insert(at, {f, std::move(pl)});
     }
     // A step's result on the progress line (verbose output): its F and when it ended.
     void say(const std::string &what, double f) const {
@@ -260,7 +260,6 @@ void AutoRun::general_starts() {
             // built without Scotch, or Scotch declined: fine.
         }
     }
-    sort_starts();
     near_.emplace(p_.topo, near_count(p_.topo));
 }
 
@@ -274,7 +273,6 @@ void AutoRun::geometric_start() {
     if (geo_.empty() && p_.progress) p_.progress("auto: no geometric start (" + why + ")");
     if (!geo_.empty()) geoF_ = F_of(p_, geo_);
     add_start("geometric", std::vector<int>(geo_));
-    sort_starts();
 }
 
 // Hot chain: from the best start overall (greedy included).  Cold chain:
@@ -293,10 +291,10 @@ void AutoRun::choose_chain_starts() {
 
 // 3. Rank-ordered band graphs on a torus: the translation-periodic
 // embedding (band.cpp), KL-polished (phase 1 with the chains' bound on KL
-// passes), is one more candidate (it does not feed the chains).  When it beats every start the chains' work is scaled
-// by band_chain_scale and phase 2, a band search with another seed on
-// phase 1's best translations, gets the saved work and more.  Decided by
-// F, not by the clock.
+// passes), is one more candidate (it does not feed the chains).  When it
+// beats every start the chains' work is scaled by band_chain_scale and
+// phase 2, a band search with another seed on phase 1's best translations,
+// gets the saved work and more.  Decided by F, not by the clock.
 void AutoRun::band_candidates() {
     if (dl_.expired() || !c_.band_search) return;
     std::string why;
