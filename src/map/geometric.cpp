@@ -38,13 +38,13 @@
 // topologies without coordinates (trees, distance files) or on a deadline.
 //
 // Cost: O(k E log N) for the distances, O(N k^2) for C^T C, O(rounds N (k +
-// degree) d) for the majorization, O(T (N log^2 N + E)) for the
-// orientations; memory O(N k) floats (the pivot distances).
+// degree) d) for the majorization, O(T (N log N + E)) for the orientations
+// (a linear-time selection at each of the log N bisection levels); memory
+// O(N k) floats (the pivot distances, twice during the majorization).
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
-#include <queue>
 
 #include "map/anneal_state.hpp"
 
@@ -67,16 +67,82 @@ struct EdgeLength {
     double operator()(double w) const { return w > 0 ? std::min(cap, mean_w / w) : cap; }
 };
 
+// Indexed 4-ary min-heap of tasks keyed by their distance (a task is in it
+// at most once; update() inserts it or moves it up after its distance
+// fell).  Ties go to the lower task, though Dijkstra's distances do not
+// depend on the order of equal keys.
+class DistanceHeap {
+public:
+    explicit DistanceHeap(const std::vector<double> &dist) : key_(dist), pos_(dist.size(), -1) {}
+    bool empty() const { return heap_.empty(); }
+    void update(int v) {
+        int i = pos_[v];
+        if (i < 0) {
+            i = static_cast<int>(heap_.size());
+            heap_.push_back(v);
+        }
+        up(i);
+    }
+    int pop() {
+        const int top = heap_[0];
+        pos_[top] = -1;
+        const int last = heap_.back();
+        heap_.pop_back();
+        if (!heap_.empty()) {
+            heap_[0] = last;
+            down(0);
+        }
+        return top;
+    }
+
+private:
+    bool before(int a, int b) const { return key_[a] < key_[b] || (key_[a] == key_[b] && a < b); }
+    void place(int i, int v) {
+        heap_[i] = v;
+        pos_[v] = i;
+    }
+    void up(int i) {
+        const int v = heap_[i];
+        while (i > 0) {
+            const int parent = (i - 1) / 4;
+            if (!before(v, heap_[parent])) break;
+            place(i, heap_[parent]);
+            i = parent;
+        }
+        place(i, v);
+    }
+    void down(int i) {
+        const int v = heap_[i], n = static_cast<int>(heap_.size());
+        for (;;) {
+            const int first = 4 * i + 1;
+            if (first >= n) break;
+            int best = first;
+            for (int c = first + 1; c < std::min(first + 4, n); ++c)
+                if (before(heap_[c], heap_[best])) best = c;
+            if (!before(heap_[best], v)) break;
+            place(i, heap_[best]);
+            i = best;
+        }
+        place(i, v);
+    }
+    const std::vector<double> &key_;
+    std::vector<int> pos_, heap_;
+};
+
 // Shortest-path distances from each pivot (row a of D, N entries), pivots
 // chosen farthest-first starting at task 0.
 std::vector<int> pivot_distances(const Graph &g, int k, std::vector<float> &D, const GeometricContext &c,
                                  const Deadline &dl) {
     const int n = g.n();
     const EdgeLength length(g, c.max_edge_length);
+    std::vector<double> len(static_cast<size_t>(g.nedges()));
+    for (int64_t e = 0; e < g.nedges(); ++e) len[static_cast<size_t>(e)] = length(g.weight(e));
+    const int64_t *xadj = g.xadj().data();
+    const int *adj = g.adj().data();
     D.assign(static_cast<size_t>(k) * n, 0.0f);
     std::vector<double> dist(n), mind(n, std::numeric_limits<double>::infinity());
     std::vector<int> pivots;
-    using Item = std::pair<double, int>;
+    DistanceHeap heap(dist);
     int piv = 0;
     for (int a = 0; a < k; ++a) {
         if (dl.expired()) {  // fewer pivots (the caller declines below d + 1)
@@ -85,19 +151,17 @@ std::vector<int> pivot_distances(const Graph &g, int k, std::vector<float> &D, c
         }
         pivots.push_back(piv);
         std::fill(dist.begin(), dist.end(), std::numeric_limits<double>::infinity());
-        std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
         dist[piv] = 0;
-        heap.push({0.0, piv});
+        heap.update(piv);
         while (!heap.empty()) {
-            auto [dv, v] = heap.top();
-            heap.pop();
-            if (dv > dist[v]) continue;
-            for (int64_t e = g.begin(v); e < g.end(v); ++e) {
-                const double len = length(g.weight(e));
-                const int u = g.target(e);
-                if (dv + len < dist[u]) {
-                    dist[u] = dv + len;
-                    heap.push({dist[u], u});
+            const int v = heap.pop();
+            const double dv = dist[v];
+            for (int64_t e = xadj[v]; e < xadj[v + 1]; ++e) {
+                const int u = adj[e];
+                const double du = dv + len[static_cast<size_t>(e)];
+                if (du < dist[u]) {
+                    dist[u] = du;
+                    heap.update(u);
                 }
             }
         }
@@ -153,19 +217,26 @@ Coords pivot_mds(const std::vector<float> &D, int n, int k, int d, int iteration
             col_mean[a] += s / n;
             grand += s / (static_cast<double>(n) * k);
         }
-    std::vector<double> ca(n), cb(n);
-    auto column = [&](int a, std::vector<double> &c) {
+    auto column = [&](int a, double *c) {
         for (int v = 0; v < n; ++v) c[v] = -0.5 * (sq(a, v) - row_mean[v] - col_mean[a] + grand);
     };
     // M = C^T C (k x k); its top d eigenvectors by subspace iteration.
+    // Columns a are taken kBlock at a time, so each column b is computed
+    // about k / kBlock times instead of k.
+    constexpr int kBlock = 8;
     std::vector<double> M(static_cast<size_t>(k) * k);
-    for (int a = 0; a < k; ++a) {
-        column(a, ca);
-        for (int b = 0; b <= a; ++b) {
-            column(b, cb);
-            double s = 0;
-            for (int v = 0; v < n; ++v) s += ca[v] * cb[v];
-            M[static_cast<size_t>(a) * k + b] = M[static_cast<size_t>(b) * k + a] = s;
+    std::vector<double> block(static_cast<size_t>(kBlock) * n), ca(n), cb(n);
+    for (int a0 = 0; a0 < k; a0 += kBlock) {
+        const int a1 = std::min(k, a0 + kBlock);
+        for (int a = a0; a < a1; ++a) column(a, &block[static_cast<size_t>(a - a0) * n]);
+        for (int b = 0; b < a1; ++b) {
+            column(b, cb.data());
+            for (int a = std::max(a0, b); a < a1; ++a) {
+                const double *c = &block[static_cast<size_t>(a - a0) * n];
+                double s = 0;
+                for (int v = 0; v < n; ++v) s += c[v] * cb[v];
+                M[static_cast<size_t>(a) * k + b] = M[static_cast<size_t>(b) * k + a] = s;
+            }
         }
     }
     Coords V(d, std::vector<double>(k));
@@ -186,7 +257,7 @@ Coords pivot_mds(const std::vector<float> &D, int n, int k, int d, int iteration
     }
     Coords X(d, std::vector<double>(n, 0));
     for (int a = 0; a < k; ++a) {
-        column(a, ca);
+        column(a, ca.data());
         for (int e = 0; e < d; ++e) {
             const double va = V[e][a];
             for (int v = 0; v < n; ++v) X[e][v] += va * ca[v];
@@ -220,37 +291,53 @@ void majorize(const Graph &g, const std::vector<float> &D, const std::vector<int
     if (den > 0 && num > 0)
         for (auto &ax : X)
             for (double &x : ax) x *= num / den;
-    Coords Y(d, std::vector<double>(n));
+    // The rounds read, per task, its pivot distances and coordinates
+    // contiguously: distances transposed to task-major, coordinates
+    // interleaved (x[v * d + axis]), edge lengths computed once.
+    std::vector<float> Dt(static_cast<size_t>(n) * k);
+    for (int a = 0; a < k; ++a)
+        for (int v = 0; v < n; ++v) Dt[static_cast<size_t>(v) * k + a] = D[static_cast<size_t>(a) * n + v];
+    std::vector<double> elen(static_cast<size_t>(g.nedges()));
+    for (int64_t e = 0; e < g.nedges(); ++e) elen[static_cast<size_t>(e)] = length(g.weight(e));
+    std::vector<double> x(static_cast<size_t>(n) * d), y(x.size());
+    for (int e = 0; e < d; ++e)
+        for (int v = 0; v < n; ++v) x[static_cast<size_t>(v) * d + e] = X[e][v];
     std::vector<double> diff(d);
     for (int r = 0; r < rounds && !dl.expired(); ++r) {
         for (int v = 0; v < n; ++v) {
+            const double *xv = &x[static_cast<size_t>(v) * d];
+            double *yv = &y[static_cast<size_t>(v) * d];
             double wsum = 0;
-            for (int e = 0; e < d; ++e) Y[e][v] = 0;
+            for (int e = 0; e < d; ++e) yv[e] = 0;
             auto term = [&](int j, double target, double w) {
+                const double *xj = &x[static_cast<size_t>(j) * d];
                 double s = 0;
                 for (int e = 0; e < d; ++e) {
-                    diff[e] = X[e][v] - X[e][j];
+                    diff[e] = xv[e] - xj[e];
                     s += diff[e] * diff[e];
                 }
                 s = std::max(std::sqrt(s), 1e-9);
-                for (int e = 0; e < d; ++e) Y[e][v] += w * (X[e][j] + target * diff[e] / s);
+                for (int e = 0; e < d; ++e) yv[e] += w * (xj[e] + target * diff[e] / s);
                 wsum += w;
             };
+            const float *dv = &Dt[static_cast<size_t>(v) * k];
             for (int a = 0; a < k; ++a) {
-                const double t = D[static_cast<size_t>(a) * n + v];
+                const double t = dv[a];
                 if (pivots[a] != v && t > 0) term(pivots[a], t, 1.0 / (t * t));
             }
             for (int64_t e = g.begin(v); e < g.end(v); ++e) {
-                const double len = length(g.weight(e));
+                const double len = elen[static_cast<size_t>(e)];
                 if (g.target(e) != v) term(g.target(e), len, 1.0 / (len * len));
             }
             if (wsum > 0)
-                for (int e = 0; e < d; ++e) Y[e][v] /= wsum;
+                for (int e = 0; e < d; ++e) yv[e] /= wsum;
             else
-                for (int e = 0; e < d; ++e) Y[e][v] = X[e][v];
+                for (int e = 0; e < d; ++e) yv[e] = xv[e];
         }
-        std::swap(X, Y);
+        std::swap(x, y);
     }
+    for (int e = 0; e < d; ++e)
+        for (int v = 0; v < n; ++v) X[e][v] = x[static_cast<size_t>(v) * d + e];
 }
 
 // Recursive coordinate bisection of the tasks onto the machine box: the
@@ -281,12 +368,18 @@ void coordinate_bisection(const Topology &topo, const Coords &X, const std::vect
             continue;
         }
         const std::vector<double> &key = X[axis_of[dim]];
-        std::sort(order.begin() + static_cast<std::ptrdiff_t>(box.b), order.begin() + static_cast<std::ptrdiff_t>(box.e),
-                  [&](int a, int b) { return key[a] < key[b] || (key[a] == key[b] && a < b); });
         const int half = ext / 2;
         // floor(n * half / ext) keeps every node between lo and hi tasks
         // when the box as a whole is (see cost.hpp, equation 3).
         const size_t cut = box.b + (box.e - box.b) * static_cast<size_t>(half) / static_cast<size_t>(ext);
+        // Only which tasks fall below the cut matters (each half is split
+        // again, or its node takes all its tasks): a selection in the
+        // strict order (coordinate, then task), not a sort.
+        if (cut > box.b && cut < box.e)
+            std::nth_element(order.begin() + static_cast<std::ptrdiff_t>(box.b),
+                             order.begin() + static_cast<std::ptrdiff_t>(cut),
+                             order.begin() + static_cast<std::ptrdiff_t>(box.e),
+                             [&](int a, int b) { return key[a] < key[b] || (key[a] == key[b] && a < b); });
         Box a{box.lo, box.hi, box.b, cut}, b{box.lo, box.hi, cut, box.e};
         a.hi[dim] = box.lo[dim] + half;
         b.lo[dim] = box.lo[dim] + half;
