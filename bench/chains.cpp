@@ -10,6 +10,11 @@
 // SAGE-like with scrambled labels (no band search; Scotch's map is the
 // cold chain's start there, so both runs agree).
 //
+// --hot: the hot chain (the AutoContext field hot_share; 0 leaves it out)
+// of the fast preset up to 1024 tasks, run with auto_preset's share and
+// left out, on the default mode's graphs and on 3-D and 2-D tori; "hot
+// won" says when running it ended lower.
+//
 // --band: the chains (and the graph drawing they start from) after a band
 // result that beats every start (the AutoContext field chains_after_band).
 // Graphs: SAGE-like in rank order with several cells per task (each a
@@ -21,7 +26,7 @@
 // same graphs at 32,768 and 65,536 tasks; "on won" says when the band
 // search ended lower.
 //
-//   bench/chains [--band | --band-search] [--sizes 16x16x8,16x16x16,32x16x16] [--graphs 5] [--markdown]
+//   bench/chains [--hot | --band | --band-search] [--sizes 16x16x8,16x16x16,32x16x16] [--graphs 5] [--markdown]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -65,7 +70,7 @@ Run map_once(const Graph &g, const Topology &topo, const AutoContext &c) {
 const int kSageCells[] = {13824, 8000, 2744, 21952, 1000};
 
 [[noreturn]] void usage(const std::string &why) {
-    std::fprintf(stderr, "bench/chains: %s\nusage: bench/chains [--band | --band-search] [--sizes AxBxC,...] [--graphs N] [--markdown]\n",
+    std::fprintf(stderr, "bench/chains: %s\nusage: bench/chains [--hot | --band | --band-search] [--sizes AxBxC,...] [--graphs N] [--markdown]\n",
                  why.c_str());
     std::exit(2);
 }
@@ -153,16 +158,79 @@ int band_mode(const std::vector<std::string> &sizes, bool markdown, bool search)
     return 0;
 }
 
+// Default mode (hot = false): the cold chain from the hot chain's start
+// allowed and left out.  --hot: the hot chain run (auto_preset's share)
+// and left out (hot_share = 0).  UMT-like graphs 1..graphs and SAGE-like
+// with scrambled labels.
+int irregular_mode(const std::vector<std::string> &sizes, int graphs, bool markdown, bool hot) {
+    if (hot)
+        std::printf("fast preset, seed 1, one core: the hot chain run (hot_share as auto_preset) and left out "
+                    "(hot_share = 0); F/F_min and seconds of each\n\n");
+    else
+        std::printf("fast preset, seed 1, one core: the cold chain from the hot chain's start (the graph drawing) "
+                    "allowed, and left out (cold_from_hot_start = false); F/F_min and seconds of each\n\n");
+    const char *a_name = hot ? "hot run" : "allowed", *won_name = hot ? "hot won" : "cold won";
+    if (markdown)
+        std::printf("| torus | tasks | graph | %s: F/F_min | seconds | left out: F/F_min | seconds | %s |\n"
+                    "|---|---:|---|---:|---:|---:|---:|---|\n",
+                    a_name, won_name);
+    else
+        std::printf("%-10s %6s %-14s %10s %8s %10s %8s %s\n", "torus", "tasks", "graph", a_name, "s", "left out",
+                    "s", won_name);
+    std::string summary;
+    for (const std::string &size : sizes) {
+        const std::unique_ptr<Topology> topo = torus_or_usage(size);
+        const int n = topo->size();
+        int won = 0, total = 0;
+        double a_s = 0, b_s = 0;
+        for (int k = 0; k <= graphs; ++k) {
+            const bool sage = k == graphs;
+            const std::string name = sage ? "sage-scrambled" : "umt-" + std::to_string(k + 1);
+            Graph g = sage ? workload_sage(n).relabeled(scramble_permutation(n, 1))
+                           : workload_umt(n, static_cast<uint64_t>(k + 1));
+            AutoContext with = auto_fast_preset(n), without = with;
+            if (hot) {
+                with.hot_share = auto_preset(n).hot_share;
+                without.hot_share = 0;
+            } else {
+                with.cold_from_hot_start = true;
+                without.cold_from_hot_start = false;
+            }
+            const Run a = map_once(g, *topo, with), b = map_once(g, *topo, without);
+            const bool same = a.place == b.place, a_won = !same && a.ratio < b.ratio;
+            won += a_won;
+            ++total;
+            a_s += a.seconds;
+            b_s += b.seconds;
+            const char *verdict = a_won ? "yes" : same ? "no (same placement)" : "no";
+            if (markdown)
+                std::printf("| %s | %d | %s | %.4f | %.2f | %.4f | %.2f | %s |\n", size.c_str(), n, name.c_str(),
+                            a.ratio, a.seconds, b.ratio, b.seconds, verdict);
+            else
+                std::printf("%-10s %6d %-14s %10.4f %8.2f %10.4f %8.2f %s\n", size.c_str(), n, name.c_str(), a.ratio,
+                            a.seconds, b.ratio, b.seconds, verdict);
+            std::fflush(stdout);
+        }
+        char line[256];
+        std::snprintf(line, sizeof line, "  %s: %s ended lower in %d of %d graphs; %.1f s with it, %.1f s without\n",
+                      size.c_str(), hot ? "the hot chain" : "the cold chain from the hot chain's start", won, total,
+                      a_s, b_s);
+        summary += line;
+    }
+    std::printf("\n%s", summary.c_str());
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
     std::vector<std::string> sizes;
     int graphs = 5;
-    bool markdown = false, band = false, band_search = false;
+    bool markdown = false, band = false, band_search = false, hot = false;
     for (int i = 1; i < argc; ++i) {
         const std::string opt = argv[i];
-        if (opt == "--markdown" || opt == "--band" || opt == "--band-search") {
-            (opt == "--band" ? band : opt == "--band-search" ? band_search : markdown) = true;
+        if (opt == "--markdown" || opt == "--hot" || opt == "--band" || opt == "--band-search") {
+            (opt == "--band" ? band : opt == "--band-search" ? band_search : opt == "--hot" ? hot : markdown) = true;
             continue;
         }
         if (i + 1 >= argc) usage("option " + opt + " needs a value");
@@ -175,49 +243,12 @@ int main(int argc, char **argv) {
             usage("unknown option " + opt);
     }
     if (graphs < 1 || graphs > 64) usage("--graphs must be 1..64");
-    if (band && band_search) usage("--band and --band-search are two runs");
+    if (band + band_search + hot > 1) usage("--hot, --band and --band-search are separate runs");
     if (sizes.empty())
         sizes = band          ? std::vector<std::string>{"8x8x8", "16x16x8", "16x16x16"}
                 : band_search ? std::vector<std::string>{"32x32x32", "64x32x32"}
+                : hot         ? std::vector<std::string>{"8x8x8", "16x8x8", "32x16", "16x16x4"}
                               : std::vector<std::string>{"16x16x8", "16x16x16", "32x16x16"};
     if (band || band_search) return band_mode(sizes, markdown, band_search);
-    std::printf("fast preset, seed 1, one core: the cold chain from the hot chain's start (the graph drawing) "
-                "allowed, and left out (cold_from_hot_start = false); F/F_min and seconds of each\n\n");
-    if (markdown)
-        std::printf("| torus | tasks | graph | allowed: F/F_min | seconds | left out: F/F_min | seconds | cold won |\n"
-                    "|---|---:|---|---:|---:|---:|---:|---|\n");
-    else
-        std::printf("%-10s %6s %-14s %10s %8s %10s %8s %s\n", "torus", "tasks", "graph", "allowed", "s", "left out",
-                    "s", "cold won");
-    std::string summary;
-    for (const std::string &size : sizes) {
-        const std::unique_ptr<Topology> topo = torus_or_usage(size);
-        const int n = topo->size();
-        int won = 0, total = 0;
-        for (int k = 0; k <= graphs; ++k) {
-            const bool sage = k == graphs;
-            const std::string name = sage ? "sage-scrambled" : "umt-" + std::to_string(k + 1);
-            Graph g = sage ? workload_sage(n).relabeled(scramble_permutation(n, 1))
-                           : workload_umt(n, static_cast<uint64_t>(k + 1));
-            AutoContext with = auto_fast_preset(n), without = with;
-            with.cold_from_hot_start = true;
-            without.cold_from_hot_start = false;
-            const Run a = map_once(g, *topo, with), b = map_once(g, *topo, without);
-            const bool same = a.place == b.place, cold_won = !same && a.ratio < b.ratio;
-            won += cold_won;
-            ++total;
-            const char *verdict = cold_won ? "yes" : same ? "no (same placement)" : "no";
-            if (markdown)
-                std::printf("| %s | %d | %s | %.4f | %.2f | %.4f | %.2f | %s |\n", size.c_str(), n, name.c_str(),
-                            a.ratio, a.seconds, b.ratio, b.seconds, verdict);
-            else
-                std::printf("%-10s %6d %-14s %10.4f %8.2f %10.4f %8.2f %s\n", size.c_str(), n, name.c_str(), a.ratio,
-                            a.seconds, b.ratio, b.seconds, verdict);
-            std::fflush(stdout);
-        }
-        summary += "  " + size + ": the cold chain from the hot chain's start ended lower in " + std::to_string(won) +
-                   " of " + std::to_string(total) + " graphs\n";
-    }
-    std::printf("\n%s", summary.c_str());
-    return 0;
+    return irregular_mode(sizes, graphs, markdown, hot);
 }

@@ -34,7 +34,8 @@
 //      otherwise the chains are then left out altogether, and with them the
 //      graph drawing (a chain start), which waits for the band search.
 //   5. The best start is annealed hot (seed 000 schedule, one chain over
-//      all tasks; the geometric start instead when the context says so),
+//      all tasks; the geometric start instead when the context says so;
+//      no hot chain when its share is 0),
 //      the best non-greedy start -- the geometric one when its F is close
 //      to the best -- is annealed cold (a few % initial acceptance: it keeps
 //      its large-scale layout and repairs the local one; no cold chain when
@@ -352,12 +353,16 @@ std::vector<int> AutoRun::anneal_from(const std::vector<int> &pl, bool cold, dou
 // The hot chain (seed 000 schedule) and the cold one (it keeps its start's
 // large-scale layout and repairs the local one), each KL-polished.
 void AutoRun::chains() {
-    std::vector<int> hot = anneal_from(*hot_start_, false, c_.hot_share * chain_scale_, c_.hot_time_share,
-                                       c_.hot_salt);
-    report("hot chain", hot);
-    kl_refine(p_, hot, dl_.share(c_.hot_kl_share), c_.chain_kl_passes);
-    report("hot chain + KL", hot);
-    offer(std::move(hot));
+    if (c_.hot_share > 0) {
+        std::vector<int> hot = anneal_from(*hot_start_, false, c_.hot_share * chain_scale_, c_.hot_time_share,
+                                           c_.hot_salt);
+        report("hot chain", hot);
+        kl_refine(p_, hot, dl_.share(c_.hot_kl_share), c_.chain_kl_passes);
+        report("hot chain + KL", hot);
+        offer(std::move(hot));
+    } else if (p_.progress) {
+        p_.progress("auto: no hot chain");
+    }
     if (dl_.expired() || c_.cold_share <= 0) return;
     // The context may keep the cold chain from a start the hot chain has
     // already annealed with more work (tuning.cpp says where and why).

@@ -104,7 +104,7 @@ struct AutoContext {
     double structured_accept = 1.0;    // the structured candidate ends auto when its F <= this x F_min
     double geometric_share = 0.3;      // deadline share of the graph-drawing start
     double geometric_cold_margin = 1.1;  // geometric start goes cold when its F <= this x the best start's
-    double hot_share = 0.4;            // hot chain's work (x nominal budget)
+    double hot_share = 0.4;            // hot chain's work (x nominal budget; 0: no hot chain)
     double cold_share = 0.9;           // cold chain's work (x nominal budget)
     double cold_acceptance = 0.04;     // cold chain's initial acceptance (fraction)
     int scotch_start_max_tasks = 1 << 30;  // Scotch's map is a start up to this many tasks (it costs ~17 s at 65,536)

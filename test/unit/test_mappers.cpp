@@ -459,6 +459,25 @@ TEST(Strategies, NoChainsAfterAWinningBandResult) {
     EXPECT_TRUE(has("auto: hot chain + KL"));
 }
 
+// hot_share 0 leaves the hot chain out (bench/chains --hot); the cold
+// chain still runs from its own start.
+TEST(Strategies, NoHotChainWhenItsShareIsZero) {
+    Fixture u(workload_umt(256, 2), "torus:8x8x4");
+    AutoContext c = auto_fast_preset(256);
+    c.budget_seconds = {0.1, 0.1, 0.1};  // a short search (work, not the clock)
+    c.hot_share = 0;
+    Problem q = u.problem();
+    std::vector<std::string> lines;
+    q.progress = [&](const std::string &m) { lines.push_back(m); };
+    auto has = [&](const std::string &prefix) {
+        return std::any_of(lines.begin(), lines.end(), [&](const std::string &m) { return m.rfind(prefix, 0) == 0; });
+    };
+    expect_capacity(u, map_auto(q, c));
+    EXPECT_TRUE(has("auto: no hot chain"));
+    EXPECT_FALSE(has("auto: hot chain"));
+    EXPECT_TRUE(has("auto: cold chain + KL"));
+}
+
 // The safety net: a search that only the wall clock ends says so through
 // Problem::stopped_by_clock (the C API then names the result "..., safety
 // stop", warns, and does not cache it); one the work budget ends does not.
