@@ -40,7 +40,7 @@
 // Cost: O(k E log N) for the distances, O(N k^2) for C^T C, O(rounds N (k +
 // degree) d) for the majorization, O(T (N log N + E)) for the orientations
 // (a linear-time selection at each of the log N bisection levels); memory
-// O(N k) floats (the pivot distances, twice during the majorization).
+// O(N k) floats (the pivot distances).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -267,7 +267,8 @@ Coords pivot_mds(const std::vector<float> &D, int n, int k, int d, int iteration
 }
 
 // Sparse stress majorization (localized SMACOF, Jacobi rounds).
-void majorize(const Graph &g, const std::vector<float> &D, const std::vector<int> &pivots, Coords &X,
+// Takes the pivot distances D (pivot-major) and frees them.
+void majorize(const Graph &g, std::vector<float> &D, const std::vector<int> &pivots, Coords &X,
               const GeometricContext &c, const Deadline &dl) {
     const int n = g.n(), k = static_cast<int>(pivots.size()), d = static_cast<int>(X.size());
     const int rounds = c.majorize_rounds;
@@ -297,6 +298,7 @@ void majorize(const Graph &g, const std::vector<float> &D, const std::vector<int
     std::vector<float> Dt(static_cast<size_t>(n) * k);
     for (int a = 0; a < k; ++a)
         for (int v = 0; v < n; ++v) Dt[static_cast<size_t>(v) * k + a] = D[static_cast<size_t>(a) * n + v];
+    std::vector<float>().swap(D);
     std::vector<double> elen(static_cast<size_t>(g.nedges()));
     for (int64_t e = 0; e < g.nedges(); ++e) elen[static_cast<size_t>(e)] = length(g.weight(e));
     std::vector<double> x(static_cast<size_t>(n) * d), y(x.size());
@@ -469,7 +471,6 @@ std::vector<int> geometric_map(const Problem &p, uint64_t seed, std::string *why
     if (static_cast<int>(pivots.size()) <= d) return fail("too few distinct distances to draw");
     Coords X = pivot_mds(D, N, static_cast<int>(pivots.size()), d, c.mds_iterations, rng);
     majorize(p.sym, D, pivots, X, c, p.deadline);
-    std::vector<float>().swap(D);
     if (p.deadline.expired()) return fail("deadline");
     std::vector<int> best, place(N, -1), order(N);
     double bestF = 0;
