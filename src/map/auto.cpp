@@ -171,6 +171,8 @@ private:
     void band_candidates();
     std::vector<int> anneal_from(const std::vector<int> &pl, bool cold, double work, double time_share,
                                  uint64_t salt);
+    void chain(const std::string &name, const std::vector<int> &start, bool cold, double share, double time_share,
+               double kl_share, uint64_t salt);
     void chains();
 
     const Problem &p_;
@@ -350,19 +352,24 @@ std::vector<int> AutoRun::anneal_from(const std::vector<int> &pl, bool cold, dou
     return st.place();
 }
 
+// One chain from `start` with `share` of the nominal work, KL-polished
+// and offered; verbose output gives its F before and after KL.
+void AutoRun::chain(const std::string &name, const std::vector<int> &start, bool cold, double share,
+                    double time_share, double kl_share, uint64_t salt) {
+    std::vector<int> pl = anneal_from(start, cold, share * chain_scale_, time_share, salt);
+    report(name.c_str(), pl);
+    kl_refine(p_, pl, dl_.share(kl_share), c_.chain_kl_passes);
+    report((name + " + KL").c_str(), pl);
+    offer(std::move(pl));
+}
+
 // The hot chain (seed 000 schedule) and the cold one (it keeps its start's
 // large-scale layout and repairs the local one), each KL-polished.
 void AutoRun::chains() {
-    if (c_.hot_share > 0) {
-        std::vector<int> hot = anneal_from(*hot_start_, false, c_.hot_share * chain_scale_, c_.hot_time_share,
-                                           c_.hot_salt);
-        report("hot chain", hot);
-        kl_refine(p_, hot, dl_.share(c_.hot_kl_share), c_.chain_kl_passes);
-        report("hot chain + KL", hot);
-        offer(std::move(hot));
-    } else if (p_.progress) {
+    if (c_.hot_share > 0)
+        chain("hot chain", *hot_start_, false, c_.hot_share, c_.hot_time_share, c_.hot_kl_share, c_.hot_salt);
+    else if (p_.progress)
         p_.progress("auto: no hot chain");
-    }
     if (dl_.expired() || c_.cold_share <= 0) return;
     // The context may keep the cold chain from a start the hot chain has
     // already annealed with more work (tuning.cpp says where and why).
@@ -370,12 +377,7 @@ void AutoRun::chains() {
         if (p_.progress) p_.progress("auto: no cold chain (its start is the hot chain's)");
         return;
     }
-    std::vector<int> cold = anneal_from(*cold_start_, true, c_.cold_share * chain_scale_, c_.cold_time_share,
-                                        c_.cold_salt);
-    report("cold chain", cold);
-    kl_refine(p_, cold, dl_.share(c_.cold_kl_share), c_.chain_kl_passes);
-    report("cold chain + KL", cold);
-    offer(std::move(cold));
+    chain("cold chain", *cold_start_, true, c_.cold_share, c_.cold_time_share, c_.cold_kl_share, c_.cold_salt);
 }
 
 } // namespace
