@@ -557,6 +557,25 @@ TEST(Geometric, UmtLikePlacementIsValidDeterministicAndBeatsCoBisection) {
     expect_capacity(g, two);
 }
 
+// Two meshes that never talk to each other: the pivot distances leave the
+// other component unreached (placed just beyond the farthest task), and
+// the drawing still gives a valid, deterministic placement, below the
+// co-bisection start in F (1.17 x F_min against 1.39).
+TEST(Geometric, DrawsAGraphOfTwoComponents) {
+    std::vector<Edge> es;
+    for (const Edge &e : grid3(4, 4, 2, false).edges()) {
+        es.push_back(e);
+        es.push_back({e.src + 32, e.dst + 32, e.w});
+    }
+    Fixture f(scrambled(Graph::from_edges(64, es), 9), "torus:4x4x4");
+    std::string why;
+    const std::vector<int> geo = geometric_map(f.problem(), 1, &why);
+    expect_capacity(f, geo);
+    EXPECT_EQ(geo, geometric_map(f.problem(), 1, &why));
+    EXPECT_LT(f.F(geo), f.F(bisection_map(f.problem(), 1)));
+    EXPECT_LE(f.F(geo), 1.25 * f.d.f_min) << "F/F_min " << f.F(geo) / f.d.f_min;
+}
+
 TEST(Geometric, DeclinesWithoutMachineCoordinatesOrCommunication) {
     std::string why;
     Fixture tree(grid3(4, 4, 4), "tree:4x2x8:cost=100,10,1");
