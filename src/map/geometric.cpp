@@ -54,18 +54,20 @@ namespace {
 
 using Coords = std::vector<std::vector<double>>;  // [axis][task]
 
-// Length of an edge in the drawing: mean weight / weight, at most `cap` (a
-// heavy edge, a large shared face, is short).  One model for the pivot
-// distances and the majorization targets.
-struct EdgeLength {
+// Length of each edge (CSR order) in the drawing: mean weight / weight, at
+// most `cap` (a heavy edge, a large shared face, is short).  One model for
+// the pivot distances and the majorization targets.
+std::vector<double> edge_lengths(const Graph &g, double cap) {
     double mean_w = 0;
-    double cap;
-    EdgeLength(const Graph &g, double max_length) : cap(max_length) {
-        for (double w : g.weights()) mean_w += w;
-        mean_w /= std::max<int64_t>(1, g.nedges());
+    for (double w : g.weights()) mean_w += w;
+    mean_w /= std::max<int64_t>(1, g.nedges());
+    std::vector<double> len(static_cast<size_t>(g.nedges()));
+    for (int64_t e = 0; e < g.nedges(); ++e) {
+        const double w = g.weight(e);
+        len[static_cast<size_t>(e)] = w > 0 ? std::min(cap, mean_w / w) : cap;
     }
-    double operator()(double w) const { return w > 0 ? std::min(cap, mean_w / w) : cap; }
-};
+    return len;
+}
 
 // Indexed 4-ary min-heap of tasks keyed by their distance (a task is in it
 // at most once; update() inserts it or moves it up after its distance
@@ -131,12 +133,9 @@ private:
 
 // Shortest-path distances from each pivot (row a of D, N entries), pivots
 // chosen farthest-first starting at task 0.
-std::vector<int> pivot_distances(const Graph &g, int k, std::vector<float> &D, const GeometricContext &c,
+std::vector<int> pivot_distances(const Graph &g, const std::vector<double> &len, int k, std::vector<float> &D,
                                  const Deadline &dl) {
     const int n = g.n();
-    const EdgeLength length(g, c.max_edge_length);
-    std::vector<double> len(static_cast<size_t>(g.nedges()));
-    for (int64_t e = 0; e < g.nedges(); ++e) len[static_cast<size_t>(e)] = length(g.weight(e));
     const int64_t *xadj = g.xadj().data();
     const int *adj = g.adj().data();
     D.assign(static_cast<size_t>(k) * n, 0.0f);
@@ -268,11 +267,10 @@ Coords pivot_mds(const std::vector<float> &D, int n, int k, int d, int iteration
 
 // Sparse stress majorization (localized SMACOF, Jacobi rounds).
 // Takes the pivot distances D (pivot-major) and frees them.
-void majorize(const Graph &g, std::vector<float> &D, const std::vector<int> &pivots, Coords &X,
-              const GeometricContext &c, const Deadline &dl) {
+void majorize(const Graph &g, const std::vector<double> &elen, std::vector<float> &D, const std::vector<int> &pivots,
+              Coords &X, const GeometricContext &c, const Deadline &dl) {
     const int n = g.n(), k = static_cast<int>(pivots.size()), d = static_cast<int>(X.size());
     const int rounds = c.majorize_rounds;
-    const EdgeLength length(g, c.max_edge_length);
     auto dist_xy = [&](int v, int j) {
         double s = 0;
         for (int e = 0; e < d; ++e) s += (X[e][v] - X[e][j]) * (X[e][v] - X[e][j]);
@@ -294,13 +292,11 @@ void majorize(const Graph &g, std::vector<float> &D, const std::vector<int> &piv
             for (double &x : ax) x *= num / den;
     // The rounds read, per task, its pivot distances and coordinates
     // contiguously: distances transposed to task-major, coordinates
-    // interleaved (x[v * d + axis]), edge lengths computed once.
+    // interleaved (x[v * d + axis]).
     std::vector<float> Dt(static_cast<size_t>(n) * k);
     for (int a = 0; a < k; ++a)
         for (int v = 0; v < n; ++v) Dt[static_cast<size_t>(v) * k + a] = D[static_cast<size_t>(a) * n + v];
     std::vector<float>().swap(D);
-    std::vector<double> elen(static_cast<size_t>(g.nedges()));
-    for (int64_t e = 0; e < g.nedges(); ++e) elen[static_cast<size_t>(e)] = length(g.weight(e));
     std::vector<double> x(static_cast<size_t>(n) * d), y(x.size());
     for (int e = 0; e < d; ++e)
         for (int v = 0; v < n; ++v) x[static_cast<size_t>(v) * d + e] = X[e][v];
@@ -466,11 +462,12 @@ std::vector<int> geometric_map(const Problem &p, uint64_t seed, std::string *why
     const int k = std::min(N, c.pivots);
     const int trials = c.rotations;
     std::vector<float> D;
-    const std::vector<int> pivots = pivot_distances(p.sym, k, D, c, p.deadline);
+    const std::vector<double> len = edge_lengths(p.sym, c.max_edge_length);
+    const std::vector<int> pivots = pivot_distances(p.sym, len, k, D, p.deadline);
     if (p.deadline.expired()) return fail("deadline");
     if (static_cast<int>(pivots.size()) <= d) return fail("too few distinct distances to draw");
     Coords X = pivot_mds(D, N, static_cast<int>(pivots.size()), d, c.mds_iterations, rng);
-    majorize(p.sym, D, pivots, X, c, p.deadline);
+    majorize(p.sym, len, D, pivots, X, c, p.deadline);
     if (p.deadline.expired()) return fail("deadline");
     std::vector<int> best, place(N, -1), order(N);
     double bestF = 0;
