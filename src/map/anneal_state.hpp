@@ -53,13 +53,70 @@ public:
             if (m == 0 || row[0] != v) row[0] = v;
             for (; m < k_; ++m) row[m] = row[m % std::max(1, static_cast<int>(out.size()))];
         }
+        find_offsets(topo);
     }
     int k() const { return k_; }
+    bool computed() const { return nd_ > 0; }  // at() computes instead of reading the list
     const int *of(int node) const { return &list_[static_cast<size_t>(node) * k_]; }
+    // The i-th near node of `node`: of(node)[i].  On a torus every list is
+    // its node's coordinates plus the same offsets (checked for every node
+    // when built), so it is computed instead of read: the annealing chain
+    // asks for one near node per proposal, and on large machines the read
+    // is a cache miss.
+    int at(int node, int i) const {
+        if (nd_ == 0) return list_[static_cast<size_t>(node) * k_ + i];
+        const unsigned *o = &off_[static_cast<size_t>(i) * nd_];
+        auto v = static_cast<unsigned>(node);
+        unsigned r = 0;
+        for (int d = nd_ - 1; d >= 0; --d) {
+            const unsigned n = dim_[d], x = v % n;
+            v /= n;
+            unsigned y = x + o[d];
+            if (y >= n) y -= n;
+            r += y * stride_[d];
+        }
+        return static_cast<int>(r);
+    }
 
 private:
+    // Offsets from the first node's list; kept only if they give every
+    // node's list (nd_ = 0 otherwise: at() reads the list).
+    void find_offsets(const Topology &topo) {
+        nd_ = 0;
+        const int D = topo.ndims(), P = topo.size();
+        if (D <= 0 || D > 8 || P < 2 || static_cast<int>(topo.dims().size()) != D) return;
+        std::vector<unsigned> dim(D), stride(D);
+        unsigned s = 1;
+        for (int d = D - 1; d >= 0; --d) {
+            dim[d] = static_cast<unsigned>(topo.dims()[d]);
+            stride[d] = s;
+            s *= dim[d];
+        }
+        if (s != static_cast<unsigned>(P)) return;
+        std::vector<int> c0(D), c(D);
+        topo.coords(0, c0.data());
+        off_.assign(static_cast<size_t>(k_) * D, 0);
+        for (int i = 0; i < k_; ++i) {
+            topo.coords(list_[i], c.data());
+            for (int d = 0; d < D; ++d)
+                off_[static_cast<size_t>(i) * D + d] = static_cast<unsigned>((c[d] - c0[d] + static_cast<int>(dim[d])) % static_cast<int>(dim[d]));
+        }
+        dim_ = dim;
+        stride_ = stride;
+        nd_ = D;
+        for (int v = 0; v < P; ++v)
+            for (int i = 0; i < k_; ++i)
+                if (at(v, i) != list_[static_cast<size_t>(v) * k_ + i]) {
+                    nd_ = 0;
+                    off_.clear();
+                    return;
+                }
+    }
+
     int k_ = 0;
     std::vector<int> list_;
+    int nd_ = 0;
+    std::vector<unsigned> off_, dim_, stride_;
 };
 
 // FastDistance: many machine models (torus and mesh under the hop metric,
@@ -219,6 +276,13 @@ public:
             d += sym_.weight(e) * (dist(node, pj) - dist(from, pj));
         }
         return d;
+    }
+    // Starts loading task t's neighbour and weight rows (a speed hint: on
+    // large graphs each row is a cache miss).
+    void prefetch_rows(int t) const {
+        const int64_t e = sym_.begin(t);
+        __builtin_prefetch(sym_.adj().data() + e);
+        __builtin_prefetch(sym_.weights().data() + e);
     }
     double delta_swap(int a, int b) const {
         int pa = place_[a], pb = place_[b];
