@@ -169,6 +169,46 @@ public:
         if (a == b) return 0.0;
         return fast_ ? table(a, b) : topo_.distance(a, b);
     }
+    // d plus, over the edges e of `t` (tasks placed by `place`, -1:
+    // unplaced) other than to `skip`, w(e) (d(to, p_j) - d(from, p_j)): the
+    // energy change of moving t from `from` to `to`, with the same
+    // arithmetic as one operator() call per distance (the coordinates are
+    // read once per edge instead of once per distance).
+    double row_delta(const Graph &g, const std::vector<int> &place, int t, int from, int to, int skip,
+                     double d = 0) const {
+        const int64_t e0 = g.begin(t), e1 = g.end(t);
+        const int *adj = g.adj().data();
+        const double *w = g.weights().data();
+        const int *pl = place.data();
+        if (!fast_ || D_ != 3) {
+            for (int64_t e = e0; e < e1; ++e) {
+                const int j = adj[e], pj = pl[j];
+                if (pj < 0 || j == skip) continue;
+                d += w[e] * ((*this)(to, pj) - (*this)(from, pj));
+            }
+            return d;
+        }
+        const uint16_t *cf = &coord_[static_cast<size_t>(from) * 3], *ct = &coord_[static_cast<size_t>(to) * 3];
+        const double *t0 = &tab_[base_[0]], *t1 = &tab_[base_[1]], *t2 = &tab_[base_[2]];
+        for (int64_t e = e0; e < e1; ++e) {
+            const int j = adj[e], pj = pl[j];
+            if (pj < 0 || j == skip) continue;
+            const uint16_t *cj = &coord_[static_cast<size_t>(pj) * 3];
+            double dt = 0, df = 0;
+            if (pj != to) {
+                dt += t0[static_cast<int>(cj[0]) - static_cast<int>(ct[0])];
+                dt += t1[static_cast<int>(cj[1]) - static_cast<int>(ct[1])];
+                dt += t2[static_cast<int>(cj[2]) - static_cast<int>(ct[2])];
+            }
+            if (pj != from) {
+                df += t0[static_cast<int>(cj[0]) - static_cast<int>(cf[0])];
+                df += t1[static_cast<int>(cj[1]) - static_cast<int>(cf[1])];
+                df += t2[static_cast<int>(cj[2]) - static_cast<int>(cf[2])];
+            }
+            d += w[e] * (dt - df);
+        }
+        return d;
+    }
 
 private:
     double table(int a, int b) const {
@@ -267,16 +307,7 @@ public:
         return d <= unplaced_;
     }
 
-    double delta_move(int t, int node) const {
-        int from = place_[t];
-        double d = 0;
-        for (int64_t e = sym_.begin(t); e < sym_.end(t); ++e) {
-            int pj = place_[sym_.target(e)];
-            if (pj < 0) continue;
-            d += sym_.weight(e) * (dist(node, pj) - dist(from, pj));
-        }
-        return d;
-    }
+    double delta_move(int t, int node) const { return dist_.row_delta(sym_, place_, t, place_[t], node, -1); }
     // Starts loading task t's neighbour and weight rows (a speed hint: on
     // large graphs each row is a cache miss).
     void prefetch_rows(int t) const {
@@ -287,20 +318,7 @@ public:
     double delta_swap(int a, int b) const {
         int pa = place_[a], pb = place_[b];
         if (pa == pb) return 0;
-        double d = 0;
-        for (int64_t e = sym_.begin(a); e < sym_.end(a); ++e) {
-            int j = sym_.target(e);
-            int pj = place_[j];
-            if (pj < 0 || j == b) continue;
-            d += sym_.weight(e) * (dist(pb, pj) - dist(pa, pj));
-        }
-        for (int64_t e = sym_.begin(b); e < sym_.end(b); ++e) {
-            int j = sym_.target(e);
-            int pj = place_[j];
-            if (pj < 0 || j == a) continue;
-            d += sym_.weight(e) * (dist(pa, pj) - dist(pb, pj));
-        }
-        return d;
+        return dist_.row_delta(sym_, place_, b, pb, pa, a, dist_.row_delta(sym_, place_, a, pa, pb, b));
     }
 
     // Operations (the caller checks the capacity rules first).
