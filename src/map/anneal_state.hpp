@@ -165,6 +165,11 @@ public:
         fast_ = true;
     }
     bool fast() const { return fast_; }
+    // With fast(): node v's coordinates, and dimension k's table indexed by
+    // the coordinate difference (d(a, b) = sum over k of
+    // dim_table(k)[c_b[k] - c_a[k]], 0 when a == b).
+    const uint16_t *coords_of(int v) const { return &coord_[static_cast<size_t>(v) * D_]; }
+    const double *dim_table(int k) const { return &tab_[base_[k]]; }
     double operator()(int a, int b) const {
         if (a == b) return 0.0;
         return fast_ ? table(a, b) : topo_.distance(a, b);

@@ -388,6 +388,24 @@ TEST(Band, RankOrderedMeshHaloIsEmbeddedWithoutStretch) {
     EXPECT_DOUBLE_EQ(free_energy(fx.g, *fx.topo, place), fx.pd.f_min);
 }
 
+TEST(Band, CoordinateDistancesGiveTheDenseTablesPlacement) {
+    // Above BandContext::dense_distance_max nodes the tile's distances come
+    // from coordinates (3-D unrolled, other dimension counts looped); with
+    // the dense table allowed there too, the search must make the same
+    // moves and end with the same placement.
+    for (const char *spec : {"torus:16x16x8", "torus:64x32"}) {
+        Fixture fx(workload_sage(2048), spec);
+        Problem p = fx.problem();
+        std::string why;
+        BandOptions dense;
+        dense.tuning.dense_distance_max = 2048;
+        std::vector<int> a = band_embedding(p, 3e7, &why), b = band_embedding(p, 3e7, &why, dense);
+        ASSERT_EQ(a.size(), 2048u) << spec << ": " << why;
+        EXPECT_NO_THROW(check_placement(*fx.topo, 2048, a));
+        EXPECT_EQ(a, b) << spec;
+    }
+}
+
 TEST(Band, SageLikePlacementIsValidDeterministicAndBeatsRankOrder) {
     Fixture fx(workload_sage(512), "torus:8x8x8");
     Problem p = fx.problem();
