@@ -145,15 +145,6 @@ Graph build_workload(const std::string &w, const Topology &topo, uint64_t seed) 
     return g.relabeled(scramble_permutation(g.n(), seed));
 }
 
-// Peak resident set of this process since its exec (KiB), from VmHWM.
-double peak_rss_kib() {
-    std::ifstream in("/proc/self/status");
-    std::string line;
-    while (std::getline(in, line))
-        if (line.rfind("VmHWM:", 0) == 0) return std::atof(line.c_str() + 6);
-    return -1;
-}
-
 // --child: one mapping, timed from the graph in memory to the placement.
 int child(const Args &a) {
     try {
@@ -170,7 +161,7 @@ int child(const Args &a) {
         std::vector<int> place = run_mapper(m->algorithm, p);
         const double secs = now() - t0;
         const double F = free_energy(g, *topo, place);
-        std::printf("ok %.9g %.9g %.6f %.0f\n", F, d.f_min > 0 ? F / d.f_min : 1.0, secs, peak_rss_kib());
+        std::printf("ok %.9g %.9g %.6f %.0f\n", F, d.f_min > 0 ? F / d.f_min : 1.0, secs, rankmap_bench::peak_rss_kib());
         return 0;
     } catch (const std::exception &e) {
         std::printf("error %s\n", e.what());

@@ -6,16 +6,29 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
 namespace rankmap_bench {
 
+// Peak resident set of this process since its exec (KiB), from VmHWM; -1
+// if unknown.  A child reports this, not its getrusage ru_maxrss: that
+// one counts the parent's pages the fork shared before the exec.
+inline double peak_rss_kib() {
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("VmHWM:", 0) == 0) return std::atof(line.c_str() + 6);
+    return -1;
+}
+
 struct ChildRun {
     std::string out;  // stdout, trailing blanks and newlines removed ("" if it could not start)
     int status = -1;  // waitpid status
-    struct rusage usage;  // the child's getrusage (ru_maxrss includes pages held before exec)
+    struct rusage usage;  // the child's getrusage (its ru_maxrss counts pages shared before the exec)
 };
 
 // /proc/self/exe with argv0 and args; stdout piped back.
