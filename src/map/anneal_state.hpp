@@ -177,45 +177,56 @@ public:
     // d plus, over the edges e of `t` (tasks placed by `place`, -1:
     // unplaced) other than to `skip`, w(e) (d(to, p_j) - d(from, p_j)): the
     // energy change of moving t from `from` to `to`, with the same
-    // arithmetic as one operator() call per distance (the coordinates are
-    // read once per edge instead of once per distance).
+    // arithmetic as one operator() call per distance (with the tables of
+    // 2 to 4 dimensions the coordinates are read once per edge instead of
+    // once per distance).
     double row_delta(const Graph &g, const std::vector<int> &place, int t, int from, int to, int skip,
                      double d = 0) const {
+        if (fast_) {
+            switch (D_) {
+            case 2: return row_delta_dims<2>(g, place, t, from, to, skip, d);
+            case 3: return row_delta_dims<3>(g, place, t, from, to, skip, d);
+            case 4: return row_delta_dims<4>(g, place, t, from, to, skip, d);
+            default: break;
+            }
+        }
         const int64_t e0 = g.begin(t), e1 = g.end(t);
         const int *adj = g.adj().data();
         const double *w = g.weights().data();
         const int *pl = place.data();
-        if (!fast_ || D_ != 3) {
-            for (int64_t e = e0; e < e1; ++e) {
-                const int j = adj[e], pj = pl[j];
-                if (pj < 0 || j == skip) continue;
-                d += w[e] * ((*this)(to, pj) - (*this)(from, pj));
-            }
-            return d;
-        }
-        const uint16_t *cf = &coord_[static_cast<size_t>(from) * 3], *ct = &coord_[static_cast<size_t>(to) * 3];
-        const double *t0 = &tab_[base_[0]], *t1 = &tab_[base_[1]], *t2 = &tab_[base_[2]];
         for (int64_t e = e0; e < e1; ++e) {
             const int j = adj[e], pj = pl[j];
             if (pj < 0 || j == skip) continue;
-            const uint16_t *cj = &coord_[static_cast<size_t>(pj) * 3];
-            double dt = 0, df = 0;
-            if (pj != to) {
-                dt += t0[static_cast<int>(cj[0]) - static_cast<int>(ct[0])];
-                dt += t1[static_cast<int>(cj[1]) - static_cast<int>(ct[1])];
-                dt += t2[static_cast<int>(cj[2]) - static_cast<int>(ct[2])];
-            }
-            if (pj != from) {
-                df += t0[static_cast<int>(cj[0]) - static_cast<int>(cf[0])];
-                df += t1[static_cast<int>(cj[1]) - static_cast<int>(cf[1])];
-                df += t2[static_cast<int>(cj[2]) - static_cast<int>(cf[2])];
-            }
-            d += w[e] * (dt - df);
+            d += w[e] * ((*this)(to, pj) - (*this)(from, pj));
         }
         return d;
     }
 
 private:
+    // row_delta with D_ == D known at compile time (the loops unrolled).
+    template <int D>
+    double row_delta_dims(const Graph &g, const std::vector<int> &place, int t, int from, int to, int skip,
+                          double d) const {
+        const int64_t e0 = g.begin(t), e1 = g.end(t);
+        const int *adj = g.adj().data();
+        const double *w = g.weights().data();
+        const int *pl = place.data();
+        const uint16_t *cf = &coord_[static_cast<size_t>(from) * D], *ct = &coord_[static_cast<size_t>(to) * D];
+        const double *tb[D];
+        for (int k = 0; k < D; ++k) tb[k] = &tab_[base_[k]];
+        for (int64_t e = e0; e < e1; ++e) {
+            const int j = adj[e], pj = pl[j];
+            if (pj < 0 || j == skip) continue;
+            const uint16_t *cj = &coord_[static_cast<size_t>(pj) * D];
+            double dt = 0, df = 0;
+            if (pj != to)
+                for (int k = 0; k < D; ++k) dt += tb[k][static_cast<int>(cj[k]) - static_cast<int>(ct[k])];
+            if (pj != from)
+                for (int k = 0; k < D; ++k) df += tb[k][static_cast<int>(cj[k]) - static_cast<int>(cf[k])];
+            d += w[e] * (dt - df);
+        }
+        return d;
+    }
     double table(int a, int b) const {
         const uint16_t *ca = &coord_[static_cast<size_t>(a) * D_];
         const uint16_t *cb = &coord_[static_cast<size_t>(b) * D_];
