@@ -26,7 +26,13 @@
 // same graphs at 32,768 and 65,536 tasks; "on won" says when the band
 // search ended lower.
 //
-//   bench/chains [--hot | --band | --band-search] [--sizes 16x16x8,16x16x16,32x16x16] [--graphs 5] [--markdown]
+// --multilevel: the multilevel path (multilevel.cpp; the AutoContext field
+// multilevel) forced on at every size and left out (the drawing and its
+// chain), both presets, on the default mode's graphs at 32,768 and 65,536
+// tasks; "multilevel won" says when it ended lower.  (Quality takes both
+// paths above 32,768 tasks; here each alone.)
+//
+//   bench/chains [--hot | --band | --band-search | --multilevel] [--sizes 16x16x8,16x16x16,32x16x16] [--graphs 5] [--markdown]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -70,7 +76,7 @@ Run map_once(const Graph &g, const Topology &topo, const AutoContext &c) {
 const int kSageCells[] = {13824, 8000, 2744, 21952, 1000};
 
 [[noreturn]] void usage(const std::string &why) {
-    std::fprintf(stderr, "bench/chains: %s\nusage: bench/chains [--hot | --band | --band-search] [--sizes AxBxC,...] [--graphs N] [--markdown]\n",
+    std::fprintf(stderr, "bench/chains: %s\nusage: bench/chains [--hot | --band | --band-search | --multilevel] [--sizes AxBxC,...] [--graphs N] [--markdown]\n",
                  why.c_str());
     std::exit(2);
 }
@@ -158,64 +164,83 @@ int band_mode(const std::vector<std::string> &sizes, bool markdown, bool search)
     return 0;
 }
 
-// Default mode (hot = false): the cold chain from the hot chain's start
-// allowed and left out.  --hot: the hot chain run (auto_preset's share)
-// and left out (hot_share = 0).  UMT-like graphs 1..graphs and SAGE-like
+enum class Irregular { Cold, Hot, Multilevel };
+
+// Default mode (Cold): the cold chain from the hot chain's start allowed
+// and left out.  --hot: the hot chain run (auto_preset's share) and left
+// out (hot_share = 0).  --multilevel: the multilevel path on (threshold 0)
+// and off, fast and quality.  UMT-like graphs 1..graphs and SAGE-like
 // with scrambled labels.
-int irregular_mode(const std::vector<std::string> &sizes, int graphs, bool markdown, bool hot) {
-    if (hot)
+int irregular_mode(const std::vector<std::string> &sizes, int graphs, bool markdown, Irregular mode) {
+    const bool hot = mode == Irregular::Hot, ml = mode == Irregular::Multilevel;
+    if (ml)
+        std::printf("seed 1, one core: the multilevel path on (multilevel.min_tasks = 0, and_chains = false) and "
+                    "off (the graph drawing and its chain); F/F_min and seconds of each\n\n");
+    else if (hot)
         std::printf("fast preset, seed 1, one core: the hot chain run (hot_share as auto_preset) and left out "
                     "(hot_share = 0); F/F_min and seconds of each\n\n");
     else
         std::printf("fast preset, seed 1, one core: the cold chain from the hot chain's start (the graph drawing) "
                     "allowed, and left out (cold_from_hot_start = false); F/F_min and seconds of each\n\n");
-    const char *a_name = hot ? "hot run" : "allowed", *won_name = hot ? "hot won" : "cold won";
+    const char *a_name = ml ? "on" : hot ? "hot run" : "allowed";
+    const char *b_name = ml ? "off" : "left out";
+    const char *won_name = ml ? "multilevel won" : hot ? "hot won" : "cold won";
     if (markdown)
-        std::printf("| torus | tasks | graph | %s: F/F_min | seconds | left out: F/F_min | seconds | %s |\n"
-                    "|---|---:|---|---:|---:|---:|---:|---|\n",
-                    a_name, won_name);
+        std::printf("| torus | tasks | graph | preset | %s: F/F_min | seconds | %s: F/F_min | seconds | %s |\n"
+                    "|---|---:|---|---|---:|---:|---:|---:|---|\n",
+                    a_name, b_name, won_name);
     else
-        std::printf("%-10s %6s %-14s %10s %8s %10s %8s %s\n", "torus", "tasks", "graph", a_name, "s", "left out",
-                    "s", won_name);
+        std::printf("%-10s %6s %-14s %-8s %10s %8s %10s %8s %s\n", "torus", "tasks", "graph", "preset", a_name, "s",
+                    b_name, "s", won_name);
     std::string summary;
     for (const std::string &size : sizes) {
         const std::unique_ptr<Topology> topo = torus_or_usage(size);
         const int n = topo->size();
-        int won = 0, total = 0;
-        double a_s = 0, b_s = 0;
-        for (int k = 0; k <= graphs; ++k) {
-            const bool sage = k == graphs;
-            const std::string name = sage ? "sage-scrambled" : "umt-" + std::to_string(k + 1);
-            Graph g = sage ? workload_sage(n).relabeled(scramble_permutation(n, 1))
-                           : workload_umt(n, static_cast<uint64_t>(k + 1));
-            AutoContext with = auto_fast_preset(n), without = with;
-            if (hot) {
-                with.hot_share = auto_preset(n).hot_share;
-                without.hot_share = 0;
-            } else {
-                with.cold_from_hot_start = true;
-                without.cold_from_hot_start = false;
+        for (const bool quality : ml ? std::vector<bool>{false, true} : std::vector<bool>{false}) {
+            int won = 0, total = 0;
+            double a_s = 0, b_s = 0;
+            for (int k = 0; k <= graphs; ++k) {
+                const bool sage = k == graphs;
+                const std::string name = sage ? "sage-scrambled" : "umt-" + std::to_string(k + 1);
+                Graph g = sage ? workload_sage(n).relabeled(scramble_permutation(n, 1))
+                               : workload_umt(n, static_cast<uint64_t>(k + 1));
+                AutoContext with = quality ? auto_preset(n) : auto_fast_preset(n), without = with;
+                if (ml) {
+                    with.multilevel.min_tasks = 0;
+                    with.multilevel.and_chains = false;
+                    without.multilevel.min_tasks = 1 << 30;
+                } else if (hot) {
+                    with.hot_share = auto_preset(n).hot_share;
+                    without.hot_share = 0;
+                } else {
+                    with.cold_from_hot_start = true;
+                    without.cold_from_hot_start = false;
+                }
+                const Run a = map_once(g, *topo, with), b = map_once(g, *topo, without);
+                const bool same = a.place == b.place, a_won = !same && a.ratio < b.ratio;
+                won += a_won;
+                ++total;
+                a_s += a.seconds;
+                b_s += b.seconds;
+                const char *verdict = a_won ? "yes" : same ? "no (same placement)" : "no";
+                const char *preset = quality ? "quality" : "fast";
+                if (markdown)
+                    std::printf("| %s | %d | %s | %s | %.4f | %.2f | %.4f | %.2f | %s |\n", size.c_str(), n,
+                                name.c_str(), preset, a.ratio, a.seconds, b.ratio, b.seconds, verdict);
+                else
+                    std::printf("%-10s %6d %-14s %-8s %10.4f %8.2f %10.4f %8.2f %s\n", size.c_str(), n, name.c_str(),
+                                preset, a.ratio, a.seconds, b.ratio, b.seconds, verdict);
+                std::fflush(stdout);
             }
-            const Run a = map_once(g, *topo, with), b = map_once(g, *topo, without);
-            const bool same = a.place == b.place, a_won = !same && a.ratio < b.ratio;
-            won += a_won;
-            ++total;
-            a_s += a.seconds;
-            b_s += b.seconds;
-            const char *verdict = a_won ? "yes" : same ? "no (same placement)" : "no";
-            if (markdown)
-                std::printf("| %s | %d | %s | %.4f | %.2f | %.4f | %.2f | %s |\n", size.c_str(), n, name.c_str(),
-                            a.ratio, a.seconds, b.ratio, b.seconds, verdict);
-            else
-                std::printf("%-10s %6d %-14s %10.4f %8.2f %10.4f %8.2f %s\n", size.c_str(), n, name.c_str(), a.ratio,
-                            a.seconds, b.ratio, b.seconds, verdict);
-            std::fflush(stdout);
+            char line[256];
+            std::snprintf(line, sizeof line, "  %s%s: %s ended lower in %d of %d graphs; %.1f s with it, %.1f s without\n",
+                          size.c_str(), ml ? (quality ? " quality" : " fast") : "",
+                          ml    ? "the multilevel path"
+                          : hot ? "the hot chain"
+                                : "the cold chain from the hot chain's start",
+                          won, total, a_s, b_s);
+            summary += line;
         }
-        char line[256];
-        std::snprintf(line, sizeof line, "  %s: %s ended lower in %d of %d graphs; %.1f s with it, %.1f s without\n",
-                      size.c_str(), hot ? "the hot chain" : "the cold chain from the hot chain's start", won, total,
-                      a_s, b_s);
-        summary += line;
     }
     std::printf("\n%s", summary.c_str());
     return 0;
@@ -226,11 +251,16 @@ int irregular_mode(const std::vector<std::string> &sizes, int graphs, bool markd
 int main(int argc, char **argv) {
     std::vector<std::string> sizes;
     int graphs = 5;
-    bool markdown = false, band = false, band_search = false, hot = false;
+    bool markdown = false, band = false, band_search = false, hot = false, ml = false;
     for (int i = 1; i < argc; ++i) {
         const std::string opt = argv[i];
-        if (opt == "--markdown" || opt == "--hot" || opt == "--band" || opt == "--band-search") {
-            (opt == "--band" ? band : opt == "--band-search" ? band_search : opt == "--hot" ? hot : markdown) = true;
+        if (opt == "--markdown" || opt == "--hot" || opt == "--band" || opt == "--band-search" ||
+            opt == "--multilevel") {
+            (opt == "--band"          ? band
+             : opt == "--band-search" ? band_search
+             : opt == "--hot"         ? hot
+             : opt == "--multilevel"  ? ml
+                                      : markdown) = true;
             continue;
         }
         if (i + 1 >= argc) usage("option " + opt + " needs a value");
@@ -243,12 +273,12 @@ int main(int argc, char **argv) {
             usage("unknown option " + opt);
     }
     if (graphs < 1 || graphs > 64) usage("--graphs must be 1..64");
-    if (band + band_search + hot > 1) usage("--hot, --band and --band-search are separate runs");
+    if (band + band_search + hot + ml > 1) usage("--hot, --band, --band-search and --multilevel are separate runs");
     if (sizes.empty())
-        sizes = band          ? std::vector<std::string>{"8x8x8", "16x16x8", "16x16x16"}
-                : band_search ? std::vector<std::string>{"32x32x32", "64x32x32"}
+        sizes = band                 ? std::vector<std::string>{"8x8x8", "16x16x8", "16x16x16"}
+                : band_search || ml ? std::vector<std::string>{"32x32x32", "64x32x32"}
                 : hot         ? std::vector<std::string>{"8x8x8", "16x8x8", "32x16", "16x16x4"}
                               : std::vector<std::string>{"16x16x8", "16x16x16", "32x16x16"};
     if (band || band_search) return band_mode(sizes, markdown, band_search);
-    return irregular_mode(sizes, graphs, markdown, hot);
+    return irregular_mode(sizes, graphs, markdown, ml ? Irregular::Multilevel : hot ? Irregular::Hot : Irregular::Cold);
 }

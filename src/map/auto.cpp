@@ -33,6 +33,12 @@
 //      result, so the work goes where it pays.  Unless the context says
 //      otherwise the chains are then left out altogether, and with them the
 //      graph drawing (a chain start), which waits for the band search.
+//   4b. Above the context's multilevel threshold (32,768 tasks), when the
+//      band search has not won: the multilevel start (multilevel.cpp:
+//      groups of a 2x2x2 block's size mapped onto the machine of blocks by
+//      auto itself, then projected), a cold chain over all tasks and
+//      Kernighan-Lin.  It replaces the graph drawing and step 5 unless the
+//      context runs them too (quality), and the lower F wins.
 //   5. The best start is annealed hot (seed 000 schedule, one chain over
 //      all tasks; the geometric start instead when the context says so;
 //      no hot chain when its share is 0),
@@ -70,6 +76,7 @@
 #include "map/band.hpp"
 #include "map/grid.hpp"
 #include "map/hier.hpp"
+#include "map/multilevel.hpp"
 #include "map/tuning.hpp"
 
 namespace rankmap {
@@ -120,7 +127,7 @@ private:
         band_candidates();
         if (band_won_ && !c_.chains_after_band) {
             if (p_.progress) p_.progress("auto: no graph drawing and no chains (the band result beats every start)");
-        } else {
+        } else if (!multilevel() || c_.multilevel.and_chains) {
             if (geometric_deferred_) geometric_start();
             choose_chain_starts();
             chains();
@@ -169,6 +176,7 @@ private:
     void geometric_start();
     void choose_chain_starts();
     void band_candidates();
+    bool multilevel();
     std::vector<int> anneal_from(const std::vector<int> &pl, bool cold, double work, double time_share,
                                  uint64_t salt);
     void chain(const std::string &name, const std::vector<int> &start, bool cold, double share, double time_share,
@@ -331,6 +339,49 @@ void AutoRun::band_candidates() {
         report("second band search + KL", band2);
         offer(std::move(band2));
     }
+}
+
+// 4b. Above the context's multilevel threshold: the multilevel start
+// (multilevel.cpp), a cold chain over all tasks (it keeps the coarse map's
+// layout and arranges each block and the seams between them) and
+// Kernighan-Lin.  It replaces the graph drawing and the chains unless the
+// context keeps them too (the lower F wins).  False (and the drawing and
+// chains run) when the problem does not fit.
+bool AutoRun::multilevel() {
+    const MultilevelContext &mc = c_.multilevel;
+    if (N_ <= mc.min_tasks || dl_.expired()) return false;
+    std::string why;
+    Problem q = p_;
+    q.deadline = p_.deadline.limit() > 0 ? dl_ : Deadline(0);
+    std::vector<int> pl;
+    try {
+        pl = multilevel_start(q, mc, &why);
+    } catch (const Error &e) {
+        why = e.what();  // METIS declined: the usual path
+    }
+    if (pl.size() != static_cast<size_t>(N_)) {
+        if (p_.progress) p_.progress("auto: no multilevel start (" + why + ")");
+        return false;
+    }
+    report("multilevel start", pl);
+    PlacementState st(p_.sym, p_.topo, p_.cap, pl);
+    std::vector<int> all(N_);
+    std::iota(all.begin(), all.end(), 0);
+    AnnealParams ap;
+    ap.steps = p_.opt.anneal_steps;
+    ap.sweeps = mc.sweeps;
+    ap.from_cold = true;
+    ap.tuning.cold_acceptance = mc.cold_acceptance;
+    ap.f_norm = p_.f_min;
+    ap.progress = &p_.progress;
+    Rng rng = rng_stream(p_.opt.seed, mc.salt);
+    anneal_tasks(st, all, *near_, ap, rng, dl_.share(c_.cold_time_share));
+    pl = st.place();
+    report("multilevel chain", pl);
+    kl_refine(p_, pl, dl_.share(c_.cold_kl_share), mc.kl_passes);
+    report("multilevel chain + KL", pl);
+    offer(std::move(pl));
+    return true;
 }
 
 // One chain over all tasks from `pl` with `work` x the nominal budget.

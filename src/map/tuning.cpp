@@ -18,6 +18,11 @@ constexpr int kFastLarge = 16384;
 // from it, never ended lower and cost a fifth of the time; at 2048 tasks it
 // sometimes did (bench/chains, bench/results/chains.md): it is left out.
 constexpr int kColdFromDrawingMax = 2048;
+// Above this size auto takes the multilevel path (fast: instead of the
+// drawing and its chain).  At 65,536 tasks it ended lower than the chain
+// on 3 of 3 graphs with fast and 2 of 3 with quality; at 32,768 on 1 of 3
+// and 0 of 3 (bench/chains --multilevel, chains-multilevel.md).
+constexpr int kMultilevelMin = 32768;
 // Size classes of congestion (auto's own cost grows with N).
 constexpr int kCongestionMedium = 8192;
 // Size classes of the hierarchy mapper.
@@ -35,6 +40,7 @@ void leave_out_large_size_steps(AutoContext &c) {
     c.bisection_start_max_tasks = kFastLarge;
     c.cold_share = 0;
     c.chain_kl_passes = 1;
+    c.multilevel.min_tasks = kMultilevelMin;
 }
 
 } // namespace
@@ -82,6 +88,12 @@ AutoContext auto_preset(int n) {
         // ended 3-17 % lower on the ten SAGE-like graphs of bench/chains
         // --band-search (32,768 and 65,536 tasks), 2-7 s later with fast.
         c.band_phase2_extra = 1.5;
+        // Quality: KL after the multilevel chain until a pass gains nothing,
+        // and the drawing and chains as well: on scrambled SAGE-like 65,536
+        // tasks they ended lower than the multilevel path, on UMT-like
+        // higher (bench/chains --multilevel).
+        c.multilevel.kl_passes = 0;
+        c.multilevel.and_chains = true;
     }
     return c;
 }
@@ -102,6 +114,8 @@ AutoContext auto_fast_preset(int n) {
         c.cold_share = 0.4;
         return c;
     }
+    c.multilevel.kl_passes = 1;  // one pass brings most of KL's gain (bench/scale)
+    c.multilevel.and_chains = false;
     // auto_preset took leave_out_large_size_steps (no cold chain).  The band
     // search stays: with no chain after a winning band result it ended
     // lower than the chain from the graph drawing on every SAGE-like graph
@@ -120,6 +134,15 @@ AutoContext auto_link_load_preset(int n) {
     c.band.staircase = false;
     c.band.start_temperature = 1.0;
     c.band.end_temperature = 0.05;
+    return c;
+}
+
+AutoContext auto_coarse_preset(int n) {
+    AutoContext c = auto_preset(n);
+    // The coarse graph of UMT-like 65,536 tasks (8192 groups): the cold
+    // chain from Scotch's start ended at 1.2 x the hot chain's F and took
+    // 1.5 of the coarse map's 6 s (`rankmap map -v` on bench/scale's graph).
+    if (n > kMedium) c.cold_share = 0;
     return c;
 }
 

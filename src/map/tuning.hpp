@@ -87,6 +87,20 @@ struct HierContext {
 };
 
 // The default mapper (auto.cpp: map_auto).
+// Multilevel start (multilevel.cpp: multilevel_start) and the fine chain
+// auto runs from it.
+struct MultilevelContext {
+    int min_tasks = 1 << 30;        // auto takes the multilevel path above this many tasks (instead of the drawing and the hot chain)
+    int block = 8;                  // nodes per block (coarse node) sought: even extents halved until a block holds this many
+    int min_block = 4;              // ... and at least this many, else no multilevel path
+    double cold_acceptance = 0.2;   // the fine chain's initial acceptance (fraction)
+    double sweeps = 100;            // the fine chain's length (proposals per task)
+    int kl_passes = 1;              // KL passes after the fine chain (0: until a pass gains nothing)
+    double coarse_time_share = 0.5; // deadline share of the coarse map under a caller's time limit
+    uint64_t salt = 0x3713;         // RNG stream of the fine chain
+    bool and_chains = false;        // the graph drawing and the chains run as well (the lower F wins)
+};
+
 struct AutoContext {
     std::array<double, 3> budget_tasks{512, 2048, 32768};  // default budget: log-log interpolation points (tasks)
     std::array<double, 3> budget_seconds{0.7, 3.8, 40.0};  // ... and their budgets (seconds)
@@ -130,6 +144,7 @@ struct AutoContext {
     uint64_t band_phase2_seed = 0x5eed;  // phase 2 runs with seed + this
     size_t band_phase2_translations = 3; // phase 2 searches phase 1's best this many (0: every translation)
     BandContext band;                  // the band search's own settings
+    MultilevelContext multilevel;      // the multilevel path's settings (large sizes)
     HierContext hier;                  // the tree path's settings (step 2)
 };
 
@@ -210,6 +225,9 @@ AutoContext auto_fast_preset(int n);
 // (uniform partner draw, every translation, the full cooling, the smaller
 // work shares), whose placements carry lighter busiest links.
 AutoContext auto_link_load_preset(int n);
+// auto's settings for the coarse problem of the multilevel path (N coarse
+// tasks): auto_preset without the cold chain above 4096 tasks.
+AutoContext auto_coarse_preset(int n);
 CongestionContext congestion_preset(int n);
 KlContext kl_preset();
 GeometricContext geometric_preset(int n);

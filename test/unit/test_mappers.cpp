@@ -10,6 +10,7 @@
 #include "cost/cost.hpp"
 #include "map/anneal_state.hpp"
 #include "map/mapper.hpp"
+#include "map/multilevel.hpp"
 #include "map/tuning.hpp"
 #include "map/transpose.hpp"
 #include "workload/workload.hpp"
@@ -493,6 +494,114 @@ TEST(Strategies, NoHotChainWhenItsShareIsZero) {
     EXPECT_TRUE(has("auto: no hot chain"));
     EXPECT_FALSE(has("auto: hot chain"));
     EXPECT_TRUE(has("auto: cold chain + KL"));
+}
+
+// ---- multilevel path (multilevel.cpp) ----------------------------------------
+
+// The start: a valid placement, the same for the same seed, whose groups
+// of 8 tasks each fill one 2x2x2 block.  On a scrambled periodic grid the
+// groups are (nearly all) the grid's 2x2x2 cubes and the coarse map an
+// embedding of the halved grid; only the order inside each block is left
+// to the fine chain, so the start is within 3 x F_min (a random layout:
+// about 6 x, the mean distance on the torus).
+TEST(Multilevel, StartFillsBlocksAndEmbedsAScrambledGrid) {
+    Fixture f(scrambled(grid3(8, 8, 8), 5), "torus:8x8x8");
+    std::string why;
+    const std::vector<int> a = multilevel_start(f.problem(), MultilevelContext{}, &why);
+    ASSERT_EQ(why, "");
+    expect_capacity(f, a);
+    EXPECT_EQ(a, multilevel_start(f.problem(), MultilevelContext{}, &why));
+    EXPECT_LE(f.F(a), 3.0 * f.d.f_min);
+    // blocks of 2x2x2 nodes (coordinates halved) hold the grid's cubes: a
+    // cube keeps 3 of a task's 6 edges inside (a random layout 7 / 511)
+    int inside = 0, edges = 0;
+    int ca[3], cb[3];
+    for (int i = 0; i < f.g.n(); ++i)
+        for (int64_t e = f.g.begin(i); e < f.g.end(i); ++e, ++edges) {
+            f.topo->coords(a[i], ca);
+            f.topo->coords(a[f.g.target(e)], cb);
+            inside += ca[0] / 2 == cb[0] / 2 && ca[1] / 2 == cb[1] / 2 && ca[2] / 2 == cb[2] / 2;
+        }
+    EXPECT_GE(2 * inside, 0.9 * edges);
+}
+
+TEST(Multilevel, DeclinesProblemsItDoesNotFit) {
+    struct Case {
+        int tasks;
+        const char *topo, *why;
+    };
+    for (const Case &c : {Case{512, "tree:8x8x8:cost=100,10,1", "not a torus or mesh"},
+                          Case{1024, "torus:8x8x8x2:local=0.5", "a node-local dimension"},
+                          Case{256, "torus:8x8x8", "not one task per node"},
+                          Case{105, "torus:3x5x7", "too few even extents to halve"},
+                          Case{36, "torus:4x3x3", "too few even extents to halve"}}) {
+        SCOPED_TRACE(c.topo);
+        Fixture f(random_graph(c.tasks, 4, 3), c.topo);
+        std::string why;
+        EXPECT_TRUE(multilevel_start(f.problem(), MultilevelContext{}, &why).empty());
+        EXPECT_EQ(why, c.why);
+    }
+    // blocks of 8 nodes: one halving of every even extent, then the largest
+    // coarse extent again where that gives fewer
+    struct Shape {
+        const char *topo;
+        std::vector<int> blk;
+    };
+    for (const Shape &c : {Shape{"torus:64x32x32", {2, 2, 2}}, Shape{"torus:16x16", {4, 2}},
+                           Shape{"torus:4x3x8", {2, 1, 4}}, Shape{"mesh:8x8x8x8", {2, 2, 2, 2}},
+                           Shape{"torus:8192", {8}}, Shape{"torus:6x6x2", {2, 2, 1}}}) {
+        SCOPED_TRACE(c.topo);
+        std::string why;
+        EXPECT_EQ(multilevel_blocks(*parse_topology(c.topo), MultilevelContext{}, &why), c.blk);
+    }
+    Fixture f(random_graph(256, 4, 3), "torus:16x16");
+    std::string why;
+    expect_capacity(f, multilevel_start(f.problem(), MultilevelContext{}, &why));
+}
+
+// Forced on at 512 tasks: auto takes the multilevel path instead of the
+// drawing and the chains (valid, deterministic, below the multilevel
+// start); with and_chains both run and the lower F wins, never above
+// either alone.
+TEST(Multilevel, AutoTakesThePathInsteadOfOrBesideTheChains) {
+    EXPECT_EQ(auto_fast_preset(65536).multilevel.min_tasks, 32768);
+    EXPECT_FALSE(auto_fast_preset(65536).multilevel.and_chains);
+    EXPECT_TRUE(auto_preset(65536).multilevel.and_chains);
+    EXPECT_GE(auto_fast_preset(32768).multilevel.min_tasks, 32768);  // 32,768 tasks keep the chains
+    Fixture f(workload_umt(512, 3), "torus:8x8x8");
+    AutoContext c = auto_fast_preset(512);
+    c.budget_seconds = {0.2, 0.2, 0.2};  // a short search (work, not the clock)
+    c.multilevel.min_tasks = 0;
+    Problem p = f.problem();
+    std::vector<std::string> lines;
+    p.progress = [&](const std::string &m) { lines.push_back(m); };
+    auto has = [&](const std::string &prefix) {
+        return std::any_of(lines.begin(), lines.end(), [&](const std::string &m) { return m.rfind(prefix, 0) == 0; });
+    };
+    const std::vector<int> ml = map_auto(p, c);
+    expect_capacity(f, ml);
+    EXPECT_TRUE(has("multilevel: coarse auto:"));
+    EXPECT_TRUE(has("auto: multilevel chain + KL"));
+    EXPECT_FALSE(has("auto: hot chain"));
+    EXPECT_EQ(ml, map_auto(f.problem(), c));
+    std::string why;
+    EXPECT_LT(f.F(ml), f.F(multilevel_start(f.problem(), c.multilevel, &why)));
+    AutoContext off = c;
+    off.multilevel.min_tasks = 1 << 30;
+    const std::vector<int> chains = map_auto(f.problem(), off);
+    AutoContext both = c;
+    both.multilevel.and_chains = true;
+    lines.clear();
+    const std::vector<int> best = map_auto(p, both);
+    EXPECT_TRUE(has("auto: multilevel chain + KL"));
+    EXPECT_TRUE(has("auto: hot chain + KL"));
+    EXPECT_LE(f.F(best), f.F(ml));
+    EXPECT_LE(f.F(best), f.F(chains));
+    EXPECT_TRUE(best == ml || best == chains);
+    // under a caller's time limit: a valid placement
+    Problem q = f.problem();
+    q.deadline = Deadline(30);
+    expect_capacity(f, map_auto(q, c));
 }
 
 // The safety net: a search that only the wall clock ends says so through
