@@ -72,6 +72,18 @@ Run map_once(const Graph &g, const Topology &topo, const AutoContext &c) {
     return r;
 }
 
+// One row of a comparison of two runs, a and b, of the same graph.
+void print_row(bool markdown, const std::string &size, int n, const std::string &name, const char *preset,
+               const Run &a, const Run &b, const char *verdict) {
+    if (markdown)
+        std::printf("| %s | %d | %s | %s | %.4f | %.2f | %.4f | %.2f | %s |\n", size.c_str(), n, name.c_str(), preset,
+                    a.ratio, a.seconds, b.ratio, b.seconds, verdict);
+    else
+        std::printf("%-10s %6d %-14s %-8s %10.4f %8.2f %10.4f %8.2f %s\n", size.c_str(), n, name.c_str(), preset,
+                    a.ratio, a.seconds, b.ratio, b.seconds, verdict);
+    std::fflush(stdout);
+}
+
 // SAGE-like graphs of --band: cells per task (13824 is the workload's default).
 const int kSageCells[] = {13824, 8000, 2744, 21952, 1000};
 
@@ -108,7 +120,7 @@ int band_mode(const std::vector<std::string> &sizes, bool markdown, bool search)
                     "|---|---:|---|---|---:|---:|---:|---:|---|\n",
                     a_name, b_name, won_name);
     else
-        std::printf("%-10s %6s %-12s %-8s %10s %8s %10s %8s %s\n", "torus", "tasks", "graph", "preset", a_name, "s",
+        std::printf("%-10s %6s %-14s %-8s %10s %8s %10s %8s %s\n", "torus", "tasks", "graph", "preset", a_name, "s",
                     b_name, "s", won_name);
     std::string summary;
     for (const std::string &size : sizes) {
@@ -137,14 +149,7 @@ int band_mode(const std::vector<std::string> &sizes, bool markdown, bool search)
                 b_s += b.seconds;
                 const char *verdict = won_here ? "yes" : same ? "no (same placement)" : "no";
                 const std::string name = "sage-" + std::to_string(cells);
-                const char *preset = quality ? "quality" : "fast";
-                if (markdown)
-                    std::printf("| %s | %d | %s | %s | %.4f | %.2f | %.4f | %.2f | %s |\n", size.c_str(), n,
-                                name.c_str(), preset, a.ratio, a.seconds, b.ratio, b.seconds, verdict);
-                else
-                    std::printf("%-10s %6d %-12s %-8s %10.4f %8.2f %10.4f %8.2f %s\n", size.c_str(), n, name.c_str(),
-                                preset, a.ratio, a.seconds, b.ratio, b.seconds, verdict);
-                std::fflush(stdout);
+                print_row(markdown, size, n, name, quality ? "quality" : "fast", a, b, verdict);
             }
             char line[256];
             if (search)
@@ -223,14 +228,7 @@ int irregular_mode(const std::vector<std::string> &sizes, int graphs, bool markd
                 a_s += a.seconds;
                 b_s += b.seconds;
                 const char *verdict = a_won ? "yes" : same ? "no (same placement)" : "no";
-                const char *preset = quality ? "quality" : "fast";
-                if (markdown)
-                    std::printf("| %s | %d | %s | %s | %.4f | %.2f | %.4f | %.2f | %s |\n", size.c_str(), n,
-                                name.c_str(), preset, a.ratio, a.seconds, b.ratio, b.seconds, verdict);
-                else
-                    std::printf("%-10s %6d %-14s %-8s %10.4f %8.2f %10.4f %8.2f %s\n", size.c_str(), n, name.c_str(),
-                                preset, a.ratio, a.seconds, b.ratio, b.seconds, verdict);
-                std::fflush(stdout);
+                print_row(markdown, size, n, name, quality ? "quality" : "fast", a, b, verdict);
             }
             char line[256];
             std::snprintf(line, sizeof line, "  %s%s: %s ended lower in %d of %d graphs; %.1f s with it, %.1f s without\n",

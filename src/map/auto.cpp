@@ -177,8 +177,8 @@ private:
     void choose_chain_starts();
     void band_candidates();
     bool multilevel();
-    std::vector<int> anneal_from(const std::vector<int> &pl, bool cold, double work, double time_share,
-                                 uint64_t salt);
+    std::vector<int> anneal_from(const std::vector<int> &pl, bool cold, double sweeps, double cold_acceptance,
+                                 double time_share, uint64_t salt);
     void chain(const std::string &name, const std::vector<int> &start, bool cold, double share, double time_share,
                double kl_share, uint64_t salt);
     void chains();
@@ -364,19 +364,7 @@ bool AutoRun::multilevel() {
         return false;
     }
     report("multilevel start", pl);
-    PlacementState st(p_.sym, p_.topo, p_.cap, pl);
-    std::vector<int> all(N_);
-    std::iota(all.begin(), all.end(), 0);
-    AnnealParams ap;
-    ap.steps = p_.opt.anneal_steps;
-    ap.sweeps = mc.sweeps;
-    ap.from_cold = true;
-    ap.tuning.cold_acceptance = mc.cold_acceptance;
-    ap.f_norm = p_.f_min;
-    ap.progress = &p_.progress;
-    Rng rng = rng_stream(p_.opt.seed, mc.salt);
-    anneal_tasks(st, all, *near_, ap, rng, dl_.share(c_.cold_time_share));
-    pl = st.place();
+    pl = anneal_from(pl, true, mc.sweeps, mc.cold_acceptance, c_.cold_time_share, mc.salt);
     report("multilevel chain", pl);
     kl_refine(p_, pl, dl_.share(c_.cold_kl_share), mc.kl_passes);
     report("multilevel chain + KL", pl);
@@ -384,17 +372,18 @@ bool AutoRun::multilevel() {
     return true;
 }
 
-// One chain over all tasks from `pl` with `work` x the nominal budget.
-std::vector<int> AutoRun::anneal_from(const std::vector<int> &pl, bool cold, double work, double time_share,
-                                      uint64_t salt) {
+// One chain over all tasks from `pl`, `sweeps` proposals per task (a cold
+// one starting at `cold_acceptance`).
+std::vector<int> AutoRun::anneal_from(const std::vector<int> &pl, bool cold, double sweeps, double cold_acceptance,
+                                      double time_share, uint64_t salt) {
     PlacementState st(p_.sym, p_.topo, p_.cap, pl);
     std::vector<int> all(N_);
     std::iota(all.begin(), all.end(), 0);
     AnnealParams ap;
     ap.steps = p_.opt.anneal_steps;
-    ap.sweeps = sweeps_for(work);
+    ap.sweeps = sweeps;
     ap.from_cold = cold;
-    ap.tuning.cold_acceptance = c_.cold_acceptance;
+    ap.tuning.cold_acceptance = cold_acceptance;
     ap.f_norm = p_.f_min;
     ap.trace = cold ? nullptr : p_.trace;
     ap.progress = &p_.progress;
@@ -407,7 +396,8 @@ std::vector<int> AutoRun::anneal_from(const std::vector<int> &pl, bool cold, dou
 // and offered; verbose output gives its F before and after KL.
 void AutoRun::chain(const std::string &name, const std::vector<int> &start, bool cold, double share,
                     double time_share, double kl_share, uint64_t salt) {
-    std::vector<int> pl = anneal_from(start, cold, share * chain_scale_, time_share, salt);
+    std::vector<int> pl =
+        anneal_from(start, cold, sweeps_for(share * chain_scale_), c_.cold_acceptance, time_share, salt);
     report(name.c_str(), pl);
     kl_refine(p_, pl, dl_.share(kl_share), c_.chain_kl_passes);
     report((name + " + KL").c_str(), pl);
