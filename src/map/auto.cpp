@@ -352,7 +352,7 @@ bool AutoRun::multilevel() {
     if (N_ <= mc.min_tasks || dl_.expired()) return false;
     std::string why;
     Problem q = p_;
-    q.deadline = p_.deadline.limit() > 0 ? dl_ : Deadline(0);
+    q.deadline = dl_;  // multilevel_start gives a safety net's coarse map its own budget
     std::vector<int> pl;
     try {
         pl = multilevel_start(q, mc, &why);

@@ -77,6 +77,11 @@ void expect_capacity(const Fixture &f, const std::vector<int> &place) {
     }
 }
 
+// Whether a progress line starts with `prefix`.
+bool has_line(const std::vector<std::string> &lines, const std::string &prefix) {
+    return std::any_of(lines.begin(), lines.end(), [&](const std::string &m) { return m.rfind(prefix, 0) == 0; });
+}
+
 } // namespace
 
 TEST(PlacementState, IncrementalEnergyEqualsFullRecomputationAfterRandomMovesAndSwaps) {
@@ -452,9 +457,7 @@ TEST(Strategies, NoChainsAfterAWinningBandResult) {
     Problem p = f.problem();
     std::vector<std::string> lines;
     p.progress = [&](const std::string &m) { lines.push_back(m); };
-    auto has = [&](const std::string &prefix) {
-        return std::any_of(lines.begin(), lines.end(), [&](const std::string &m) { return m.rfind(prefix, 0) == 0; });
-    };
+    auto has = [&](const std::string &prefix) { return has_line(lines, prefix); };
     const std::vector<int> a = map_auto(p, c);
     expect_capacity(f, a);
     EXPECT_TRUE(has("auto: no graph drawing and no chains (the band result beats every start)"));
@@ -487,9 +490,7 @@ TEST(Strategies, NoHotChainWhenItsShareIsZero) {
     Problem q = u.problem();
     std::vector<std::string> lines;
     q.progress = [&](const std::string &m) { lines.push_back(m); };
-    auto has = [&](const std::string &prefix) {
-        return std::any_of(lines.begin(), lines.end(), [&](const std::string &m) { return m.rfind(prefix, 0) == 0; });
-    };
+    auto has = [&](const std::string &prefix) { return has_line(lines, prefix); };
     expect_capacity(u, map_auto(q, c));
     EXPECT_TRUE(has("auto: no hot chain"));
     EXPECT_FALSE(has("auto: hot chain"));
@@ -575,9 +576,7 @@ TEST(Multilevel, AutoTakesThePathInsteadOfOrBesideTheChains) {
     Problem p = f.problem();
     std::vector<std::string> lines;
     p.progress = [&](const std::string &m) { lines.push_back(m); };
-    auto has = [&](const std::string &prefix) {
-        return std::any_of(lines.begin(), lines.end(), [&](const std::string &m) { return m.rfind(prefix, 0) == 0; });
-    };
+    auto has = [&](const std::string &prefix) { return has_line(lines, prefix); };
     const std::vector<int> ml = map_auto(p, c);
     expect_capacity(f, ml);
     EXPECT_TRUE(has("multilevel: coarse auto:"));
