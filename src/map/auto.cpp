@@ -249,9 +249,10 @@ void AutoRun::tree_block_candidate(const CartGrid &grid, const std::vector<int> 
     offer(std::move(bp));
 }
 
-// 2. General path's starts: the seed 000 greedy map, the recursive
-// co-bisection map, the graph-drawing map and, when built with Scotch,
-// Scotch's map, sorted by F.  When the context leaves out the chains after
+// 2. General path's starts: the seed 000 greedy map, Scotch's map (when
+// built with Scotch), the recursive co-bisection map (unless the context
+// keeps it for when Scotch gives none) and the graph-drawing map, sorted
+// by F.  When the context leaves out the chains after
 // a winning band result, the drawing (a chain start, costly: ~0.5 s at
 // 4096 tasks) waits until the band search has not won.
 void AutoRun::general_starts() {
@@ -260,17 +261,23 @@ void AutoRun::general_starts() {
     props_ = speed_ * budget_ / (c_.evals_per_degree * degsum + c_.evals_per_proposal);
     greedy_ = map_greedy(p_);
     fgreedy_ = F_of(p_, greedy_);
-    if (!dl_.expired() && N_ <= c_.bisection_start_max_tasks)
-        add_start("co-bisection", bisection_map(p_, p_.opt.seed));
-    geometric_deferred_ = !c_.chains_after_band && c_.band_search;
-    if (!geometric_deferred_) geometric_start();
+    bool scotch = false;
     if (!dl_.expired() && N_ <= c_.scotch_start_max_tasks) {
         try {
             add_start("scotch", map_scotch(p_));
+            scotch = true;
         } catch (const Error &) {
             // built without Scotch, or Scotch declined: fine.
         }
     }
+    if (!dl_.expired() && N_ <= c_.bisection_start_max_tasks) {
+        if (!(scotch && c_.bisection_without_scotch))
+            add_start("co-bisection", bisection_map(p_, p_.opt.seed));
+        else if (p_.progress)
+            p_.progress("auto: no co-bisection start (Scotch's map is one)");
+    }
+    geometric_deferred_ = !c_.chains_after_band && c_.band_search;
+    if (!geometric_deferred_) geometric_start();
     near_.emplace(p_.topo, near_count(p_.topo));
 }
 

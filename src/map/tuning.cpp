@@ -100,6 +100,11 @@ AutoContext auto_preset(int n) {
 
 AutoContext auto_fast_preset(int n) {
     AutoContext c = auto_preset(n);
+    // The co-bisection map never started lower than Scotch's (F/F_min 2.61
+    // against 2.28 on UMT-like 4096) and no row of bench/scale or
+    // bench/mapping changed without it; it took 8 % of fast's time at
+    // 4096-16,384 tasks (0.12 s and 0.55 s).
+    c.bisection_without_scotch = true;
     if (n <= kSmall) return c;
     // Nominal budgets (auto's work units): 1.6 is auto's own at 1024 tasks;
     // 3.0 keeps 4096 tasks under 2 s and 30 keeps SAGE-like and UMT-like
@@ -139,6 +144,7 @@ AutoContext auto_link_load_preset(int n) {
 
 AutoContext auto_coarse_preset(int n) {
     AutoContext c = auto_preset(n);
+    c.bisection_without_scotch = true;  // as fast's (auto_fast_preset)
     // The coarse graph of UMT-like 65,536 tasks (8192 groups): the cold
     // chain from Scotch's start ended at 1.2 x the hot chain's F and took
     // 1.5 of the coarse map's 6 s (`rankmap map -v` on bench/scale's graph).

@@ -123,6 +123,7 @@ struct AutoContext {
     double cold_acceptance = 0.04;     // cold chain's initial acceptance (fraction)
     int scotch_start_max_tasks = 1 << 30;  // Scotch's map is a start up to this many tasks (it costs ~17 s at 65,536)
     int bisection_start_max_tasks = 1 << 30;  // the co-bisection map is a start up to this many tasks (~2.4 s at 65,536)
+    bool bisection_without_scotch = false;  // the co-bisection map is a start only when Scotch's map is not
     bool hot_from_geometric = false;   // hot chain from the graph-drawing start when there is one (else the best start)
     bool cold_from_hot_start = true;   // the cold chain may start where the hot chain did (false: from another start only)
     int chain_kl_passes = 0;           // KL passes after each chain and the first band phase at most (0: until a pass gains nothing)

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "common/rng.hpp"
+#include "config.h"  // RANKMAP_HAVE_SCOTCH
 #include "cost/cost.hpp"
 #include "map/anneal_state.hpp"
 #include "map/mapper.hpp"
@@ -387,6 +388,36 @@ TEST(Strategies, LargeSizeSwitchesKeepAValidDeterministicPlacement) {
             std::string why;
             EXPECT_LT(f.F(a), f.F(geometric_map(f.problem(), 1, &why)));
         }
+    }
+}
+
+// fast (and the multilevel path's coarse map) keeps the co-bisection start
+// for when Scotch gives none: with Scotch it is left out and says so, and
+// on UMT-like 512 the placement is the one with it (Scotch's start is the
+// lower); quality keeps both starts.
+TEST(Strategies, FastLeavesOutTheCoBisectionStartBesideScotch) {
+    Fixture f(workload_umt(512, 1), "torus:8x8x8");
+    ASSERT_TRUE(auto_fast_preset(512).bisection_without_scotch);
+    ASSERT_TRUE(auto_coarse_preset(8192).bisection_without_scotch);
+    ASSERT_FALSE(auto_preset(512).bisection_without_scotch);
+    for (const bool fast : {true, false}) {
+        SCOPED_TRACE(fast ? "fast" : "quality");
+        Problem p = f.problem();
+        std::vector<std::string> lines;
+        p.progress = [&](const std::string &m) { lines.push_back(m); };
+        const AutoContext c = fast ? auto_fast_preset(512) : auto_preset(512);
+        const std::vector<int> a = map_auto(p, c);
+        expect_capacity(f, a);
+#ifdef RANKMAP_HAVE_SCOTCH
+        EXPECT_TRUE(has_line(lines, "auto: start scotch"));
+        EXPECT_EQ(has_line(lines, "auto: start co-bisection"), !fast);
+        EXPECT_EQ(has_line(lines, "auto: no co-bisection start (Scotch's map is one)"), fast);
+#else
+        EXPECT_TRUE(has_line(lines, "auto: start co-bisection"));
+#endif
+        AutoContext both = c;
+        both.bisection_without_scotch = false;
+        EXPECT_EQ(a, map_auto(f.problem(), both));
     }
 }
 
