@@ -252,9 +252,9 @@ void AutoRun::tree_block_candidate(const CartGrid &grid, const std::vector<int> 
 // 2. General path's starts: the seed 000 greedy map, Scotch's map (when
 // built with Scotch), the recursive co-bisection map (unless the context
 // keeps it for when Scotch gives none) and the graph-drawing map, sorted
-// by F.  When the context leaves out the chains after
-// a winning band result, the drawing (a chain start, costly: ~0.5 s at
-// 4096 tasks) waits until the band search has not won.
+// by F.  When the context leaves out the chains after a winning band
+// result, the drawing (a chain start, costly: ~0.5 s at 4096 tasks) waits
+// until the band search has not won.
 void AutoRun::general_starts() {
     const double degsum = static_cast<double>(p_.sym.nedges()) / std::max(1, N_);
     speed_ = c_.evals_per_second / (1.0 + N_ / c_.cache_tasks);

@@ -78,6 +78,13 @@ void expect_capacity(const Fixture &f, const std::vector<int> &place) {
     }
 }
 
+// f's problem, its progress lines appended to `lines`.
+Problem recording(const Fixture &f, std::vector<std::string> &lines) {
+    Problem p = f.problem();
+    p.progress = [&lines](const std::string &m) { lines.push_back(m); };
+    return p;
+}
+
 // Whether a progress line starts with `prefix`.
 bool has_line(const std::vector<std::string> &lines, const std::string &prefix) {
     return std::any_of(lines.begin(), lines.end(), [&](const std::string &m) { return m.rfind(prefix, 0) == 0; });
@@ -402,9 +409,8 @@ TEST(Strategies, FastLeavesOutTheCoBisectionStartBesideScotch) {
     ASSERT_FALSE(auto_preset(512).bisection_without_scotch);
     for (const bool fast : {true, false}) {
         SCOPED_TRACE(fast ? "fast" : "quality");
-        Problem p = f.problem();
         std::vector<std::string> lines;
-        p.progress = [&](const std::string &m) { lines.push_back(m); };
+        Problem p = recording(f, lines);
         const AutoContext c = fast ? auto_fast_preset(512) : auto_preset(512);
         const std::vector<int> a = map_auto(p, c);
         expect_capacity(f, a);
@@ -429,9 +435,8 @@ TEST(Strategies, QualityEndsAtAGridEmbeddingCloseToTheBound) {
     ASSERT_EQ(auto_preset(1024).structured_accept, 1.0);
     ASSERT_EQ(auto_fast_preset(1024).structured_accept, 1.0);
     Fixture f(scrambled(cartesian_graph({64, 32}, {0, 0}), 7), "torus:16x16x8");
-    Problem p = f.problem();
     std::vector<std::string> lines;
-    p.progress = [&](const std::string &m) { lines.push_back(m); };
+    Problem p = recording(f, lines);
     const std::vector<int> a = map_auto(p);
     expect_capacity(f, a);
     EXPECT_LE(f.F(a), 1.1 * f.d.f_min);
@@ -454,9 +459,8 @@ TEST(Strategies, NoSecondChainFromTheHotChainsStart) {
     ASSERT_FALSE(auto_preset(8192).cold_from_hot_start);
     ASSERT_GT(c.cold_share, 0);
     c.geometric_cold_margin = 1e9;  // the drawing is always the cold chain's start
-    Problem p = f.problem();
     std::vector<std::string> lines;
-    p.progress = [&](const std::string &m) { lines.push_back(m); };
+    Problem p = recording(f, lines);
     const std::vector<int> a = map_auto(p, c);
     expect_capacity(f, a);
     EXPECT_EQ(std::count(lines.begin(), lines.end(),
@@ -485,9 +489,8 @@ TEST(Strategies, NoChainsAfterAWinningBandResult) {
     Fixture f(workload_sage(256), "torus:8x8x4");
     AutoContext c = auto_fast_preset(256);
     c.budget_seconds = {0.1, 0.1, 0.1};  // a short search (work, not the clock)
-    Problem p = f.problem();
     std::vector<std::string> lines;
-    p.progress = [&](const std::string &m) { lines.push_back(m); };
+    Problem p = recording(f, lines);
     auto has = [&](const std::string &prefix) { return has_line(lines, prefix); };
     const std::vector<int> a = map_auto(p, c);
     expect_capacity(f, a);
@@ -604,9 +607,8 @@ TEST(Multilevel, AutoTakesThePathInsteadOfOrBesideTheChains) {
     AutoContext c = auto_fast_preset(512);
     c.budget_seconds = {0.2, 0.2, 0.2};  // a short search (work, not the clock)
     c.multilevel.min_tasks = 0;
-    Problem p = f.problem();
     std::vector<std::string> lines;
-    p.progress = [&](const std::string &m) { lines.push_back(m); };
+    Problem p = recording(f, lines);
     auto has = [&](const std::string &prefix) { return has_line(lines, prefix); };
     const std::vector<int> ml = map_auto(p, c);
     expect_capacity(f, ml);
