@@ -26,10 +26,21 @@
 // boundaries_i = g_i/b_i if periodic, g_i/b_i - 1 if not, 0 if b_i = g_i)
 // and prints it beside rankmap's.
 //
+// Reference (--algorithms reference, not run by default: minutes per
+// graph): how low F can go on a graph, so a target is judged against what
+// is reachable, not only against Scotch.  Two rows: the least F of `auto`
+// over seeds 1..--reference-seeds (what an election among that many
+// ranks could choose), and a long annealing that owes nothing to
+// rankmap's methods: pair swaps of two random tasks from a random
+// placement, the temperature falling geometrically from 2 to 0.01 x (mean
+// edge weight x largest tier cost) over --reference-moves swaps per task.
+//
 //   bench/hierarchy [--quick] [--trees 32x2x8,256x2x8] [--workloads umt,halo3d]
 //                   [--algorithms identity,scotch,hier,auto,fast] [--seed N]
 //                   [--time-limit S] [--markdown] [--verbose]
+//                   [--reference-seeds K] [--reference-moves M]
 // --quick: the 512-rank tree only (under a minute on a quiet machine).
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <cmath>
@@ -37,6 +48,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -56,13 +68,16 @@ namespace {
 const char *kCosts = "100,10,1";
 const std::vector<std::string> kTrees = {"32x2x8", "256x2x8", "16x2x128"};
 const std::vector<std::string> kWorkloads = {"umt", "sage", "halo3d", "halo2d", "halo3d-scr"};
-const std::vector<std::string> kAlgorithms = {"identity", "scotch", "hier", "auto", "fast"};
+const std::vector<std::string> kAlgorithms = {"identity", "scotch", "hier", "auto", "fast", "reference"};
+const std::vector<std::string> kDefaultAlgorithms = {"identity", "scotch", "hier", "auto", "fast"};
 
 struct Args {
     std::vector<std::string> trees = {"32x2x8", "256x2x8", "16x2x128"};
     std::vector<std::string> workloads = kWorkloads;
-    std::vector<std::string> algorithms = kAlgorithms;
+    std::vector<std::string> algorithms = kDefaultAlgorithms;
     uint64_t seed = 1;
+    int reference_seeds = 32;
+    double reference_moves = 1e6;
     double time_limit = 0;
     bool markdown = false;
     bool verbose = false;
@@ -75,8 +90,8 @@ std::vector<std::string> split_list(const std::string &s) { return rankmap::spli
     std::fprintf(stderr,
                  "bench/hierarchy: %s\n"
                  "usage: bench/hierarchy [--quick] [--trees 32x2x8,256x2x8,16x2x128] "
-                 "[--workloads umt,sage,halo3d,halo2d,halo3d-scr] [--algorithms identity,scotch,hier,auto,fast] "
-                 "[--seed N] [--time-limit S] [--markdown] [--verbose]\n",
+                 "[--workloads umt,sage,halo3d,halo2d,halo3d-scr] [--algorithms identity,scotch,hier,auto,fast,reference] "
+                 "[--seed N] [--time-limit S] [--markdown] [--verbose] [--reference-seeds K] [--reference-moves M]\n",
                  msg.c_str());
     std::exit(2);
 }
@@ -103,6 +118,8 @@ Args parse_args(int argc, char **argv) {
         else if (opt == "--time-limit") a.time_limit = std::atof(value().c_str());
         else if (opt == "--markdown") a.markdown = true;
         else if (opt == "--verbose") a.verbose = true;
+        else if (opt == "--reference-seeds") a.reference_seeds = std::atoi(value().c_str());
+        else if (opt == "--reference-moves") a.reference_moves = std::atof(value().c_str());
         else if (opt == "--help" || opt == "-h") usage("help");
         else usage("unknown option '" + opt + "'");
     }
@@ -110,6 +127,8 @@ Args parse_args(int argc, char **argv) {
         if (!member(kWorkloads, w)) usage("unknown workload '" + w + "'");
     for (const auto &m : a.algorithms)
         if (!member(kAlgorithms, m)) usage("unknown algorithm '" + m + "'");
+    if (a.reference_seeds < 1) usage("--reference-seeds must be at least 1");
+    if (!(a.reference_moves > 0)) usage("--reference-moves must be positive");
     return a;
 }
 
@@ -244,6 +263,91 @@ Row run(const std::string &label, Algorithm alg, const std::string &strategy, co
     return r;
 }
 
+// The least F of `auto` over seeds 1..K (the reference's first row).
+Row best_of_seeds(const Graph &g, const Topology &topo, const ProblemData &d, const std::optional<CartGrid> &grid,
+                  int per_node, const Args &args) {
+    Row best;
+    double secs = 0;
+    for (int k = 1; k <= args.reference_seeds; ++k) {
+        Args a = args;
+        a.seed = static_cast<uint64_t>(k);
+        Row r = run("", Algorithm::Auto, "", g, topo, d, grid, per_node, a);
+        secs += r.seconds;
+        if (!r.ok) return r;
+        if (k == 1 || r.F < best.F) best = r;
+    }
+    best.mapper = "auto-best-of-" + std::to_string(args.reference_seeds);
+    best.seconds = secs;
+    return best;
+}
+
+// The reference's long annealing: swaps of two random tasks (one task per
+// leaf), Metropolis acceptance, geometric cooling; returns the best
+// placement seen.  Distances from a leaf x leaf table (at most 4096 leaves).
+Row long_anneal(const Graph &g, const Topology &topo, const ProblemData &d, int per_node, const Args &args) {
+    Row r;
+    r.mapper = "anneal-long";
+    const int n = g.n(), P = topo.size();
+    if (n != P || P > 4096) {
+        r.ok = false;
+        r.message = "anneal-long: one task per leaf and at most 4096 leaves";
+        return r;
+    }
+    const double t0 = now(), c0 = cpu_now();
+    std::vector<float> D(static_cast<size_t>(P) * P);
+    double dmax = 0;
+    for (int a = 0; a < P; ++a)
+        for (int b = 0; b < P; ++b) {
+            D[static_cast<size_t>(a) * P + b] = static_cast<float>(topo.distance(a, b));
+            dmax = std::max(dmax, topo.distance(a, b));
+        }
+    const Graph &S = d.sym;
+    std::mt19937_64 rng(args.seed);
+    std::vector<int> place(n);
+    for (int t = 0; t < n; ++t) place[t] = t;
+    std::shuffle(place.begin(), place.end(), rng);
+    // Cost change of task t moving from leaf x to leaf y, its partner `skip`
+    // left out (the swapped pair keeps its distance).
+    auto move_cost = [&](int t, int x, int y, int skip) {
+        double c = 0;
+        const float *dx = &D[static_cast<size_t>(x) * P], *dy = &D[static_cast<size_t>(y) * P];
+        for (int64_t e = S.begin(t); e < S.end(t); ++e) {
+            const int u = S.target(e);
+            if (u != skip) c += S.weight(e) * (dy[place[u]] - dx[place[u]]);
+        }
+        return c;
+    };
+    const double mean_w = S.total_weight() / std::max<double>(1, static_cast<double>(S.xadj().back()));
+    const double T0 = 2.0 * mean_w * dmax, T1 = 0.01 * mean_w * dmax;
+    const int64_t M = static_cast<int64_t>(args.reference_moves * n);
+    std::uniform_int_distribution<int> pick(0, n - 1);
+    std::uniform_real_distribution<double> unit(0, 1);
+    double cur = 0, best = 0;
+    std::vector<int> best_place = place;
+    for (int64_t m = 0; m < M; ++m) {
+        const int a = pick(rng), b = pick(rng);
+        if (a == b) continue;
+        const double T = T0 * std::pow(T1 / T0, static_cast<double>(m) / static_cast<double>(M));
+        const int pa = place[a], pb = place[b];
+        const double delta = move_cost(a, pa, pb, b) + move_cost(b, pb, pa, a);
+        if (delta <= 0 || unit(rng) < std::exp(-delta / T)) {
+            place[a] = pb;
+            place[b] = pa;
+            cur += delta;
+            if (cur < best) {
+                best = cur;
+                best_place = place;
+            }
+        }
+    }
+    r.seconds = now() - t0;
+    r.cpu = cpu_now() - c0;
+    r.F = free_energy(g, topo, best_place);
+    r.internode = internode(g, per_node, best_place);
+    r.total = g.total_weight();
+    return r;
+}
+
 void print(const std::vector<Row> &rows, bool markdown) {
     if (markdown) {
         std::printf("| tree | workload | mapper | F | F / best Scotch | traffic leaving a node | inter-node traffic "
@@ -368,6 +472,10 @@ int main(int argc, char **argv) {
                 add(run("rankmap-auto", Algorithm::Auto, "", g, *topo, d, grid, per_node, args));
             if (member(args.algorithms, "fast"))
                 add(run("rankmap-fast", Algorithm::Fast, "", g, *topo, d, grid, per_node, args));
+            if (member(args.algorithms, "reference")) {
+                add(best_of_seeds(g, *topo, d, grid, per_node, args));
+                add(long_anneal(g, *topo, d, per_node, args));
+            }
             double scotchF = -1;
             for (size_t i = first; i < rows.size(); ++i)
                 if (rows[i].mapper == "scotch-best" && rows[i].ok) scotchF = rows[i].F;
@@ -399,13 +507,26 @@ int main(int argc, char **argv) {
             const Row *a = find(rows, tree, w, "rankmap-auto");
             if (!a || a->vs_scotch < 0) continue;
             const bool umt = std::string(w) == "umt-scr";
-            std::printf("  %-4s  %s on %s: auto F / best Scotch F = %.3f (target <= 0.95%s)", 
+            // <= 0.95: the hierarchy issue's target; <= 0.90: the scale issue's.
+            const std::string also =
+                umt ? std::string("; the scale issue's <= 0.90: ") + (a->vs_scotch <= 0.90 ? "PASS" : "MISS")
+                    : std::string(", not a stated target");
+            std::printf("  %-4s  %s on %s: auto F / best Scotch F = %.3f (target <= 0.95%s)",
                         !umt ? "info" : a->vs_scotch <= 0.95 ? "PASS" : "MISS", w, tree.c_str(), a->vs_scotch,
-                        umt ? "" : ", not a stated target");
+                        also.c_str());
             if (lim != limit.end())
                 std::printf("; %.3f s wall, %.3f s CPU (%s <= %.0f s of one core; load average %.1f)", a->seconds,
                             a->cpu, a->cpu <= lim->second ? "PASS" : "MISS", lim->second, load_average());
             std::printf("\n");
+        }
+        for (const char *w : {"umt-scr", "sage-scr"}) {
+            const Row *b = find(rows, tree, w, "auto-best-of-" + std::to_string(args.reference_seeds));
+            const Row *l = find(rows, tree, w, "anneal-long");
+            if ((!b || b->vs_scotch < 0) && (!l || l->vs_scotch < 0)) continue;
+            std::printf("  info  %s on %s, the lowest F found: F / best Scotch F = %s (auto, best of %d seeds), %s "
+                        "(long annealing, %.0f s)\n",
+                        w, tree.c_str(), b ? fmt("%.3f", b->vs_scotch).c_str() : "-", args.reference_seeds,
+                        l ? fmt("%.3f", l->vs_scotch).c_str() : "-", l ? l->seconds : 0.0);
         }
         for (const char *w : {"halo3d", "halo2d", "halo3d-scr"}) {
             const Row *a = find(rows, tree, w, "rankmap-auto");
