@@ -145,6 +145,51 @@ def smpi_call(tools, exe, lib, dims, graph, k, work):
                 winner=int(won.group(1)) if won else 0, wall=wall)
 
 
+def write_table(a, ks, rows, show):
+    """Prints the table of the rows so far and, with --record, writes it
+    (after every row: a run stopped early keeps the rows it finished)."""
+    lines = ["| torus (ranks) | workload | " + " | ".join(
+        f"in the call, {'rank 0 alone' if k == 1 else f'{k} ranks'}: simulated s, F/F_min, busiest link"
+        for k in ks)
+        + " | one core fast: CPU s, F/F_min | one core quality: CPU s, F/F_min |",
+        "|---|---|" + "---|" * (len(ks) + 2)]
+    for r in rows:
+        n = 1
+        for e in r["size"].split("x"):
+            n *= int(e)
+        cells = [f"{r['calls'][k]['seconds']:.2f}, {r['calls'][k]['ratio']:.3f}, "
+                 + (f"{r['calls'][k]['link']:.2f}" if r['calls'][k]['link'] is not None else "-") for k in ks]
+        lines.append(f"| {r['size']} ({n}) | {r['workload']}-like | " + " | ".join(cells)
+                     + f" | {r['fast'][0]:.2f}, {r['fast'][1]:.3f} | {r['quality'][0]:.2f}, {r['quality'][1]:.3f} |")
+    table = "\n".join(lines)
+    if show:
+        print(table)
+    if a.record:
+        commit = subprocess.run(["git", "-C", SRC, "describe", "--always", "--dirty"], capture_output=True,
+                                text=True).stdout.strip()
+        cpu = ""
+        try:
+            cpu = next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name"))
+        except (OSError, StopIteration):
+            pass
+        with open(a.record, "w") as f:
+            load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+            f.write(f"> date: {datetime.date.today()} · commit: {commit} ·\n"
+                    f"> machine: {platform.node()} ({cpu}, {os.cpu_count()} cores; load average at the end "
+                    f"{load}), SimGrid SMPI ·\n"
+                    f"> command: `bench/simgrid/incall.py --sizes {a.sizes} --workloads {a.workloads} "
+                    f"--portfolio {a.portfolio}`\n\n")
+            f.write("The mapping step of `MPI_Graph_map` through the PMPI plugin, every rank of a simulated "
+                    "torus calling it; simulated seconds of the call (its longest rank), each simulated "
+                    "core as fast as this machine's; busiest link: the placement's over the launch order's "
+                    "(dimension-order routes; 1.00 where the guard kept the launch order). "
+                    "Weights are given as edge multiplicities "
+                    f"(round({MULT_PER_MEAN} w / mean), 1..{MULT_MAX}). The one-core columns run "
+                    "`rankmap map` on the same graph in the same run (CPU seconds, reading the graph included), "
+                    "its guard against the call's launch order (`--current`).\n\n")
+            f.write(table + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default=os.path.join(SRC, "_build", "dev"))
@@ -176,45 +221,9 @@ def main():
                 row[alg] = cli_map(tools, topo, g, alg, os.path.join(a.work, f"order-{size}.map"))
                 print(f"{w} {size} one core {alg}: {row[alg][0]:.2f} s, F/F_min {row[alg][1]:.4f}", flush=True)
             rows.append(row)
-    lines = ["| torus (ranks) | workload | " + " | ".join(
-        f"in the call, {'rank 0 alone' if k == 1 else f'{k} ranks'}: simulated s, F/F_min, busiest link"
-        for k in ks)
-        + " | one core fast: CPU s, F/F_min | one core quality: CPU s, F/F_min |",
-        "|---|---|" + "---|" * (len(ks) + 2)]
-    for r in rows:
-        n = 1
-        for e in r["size"].split("x"):
-            n *= int(e)
-        cells = [f"{r['calls'][k]['seconds']:.2f}, {r['calls'][k]['ratio']:.3f}, "
-                 + (f"{r['calls'][k]['link']:.2f}" if r['calls'][k]['link'] is not None else "-") for k in ks]
-        lines.append(f"| {r['size']} ({n}) | {r['workload']}-like | " + " | ".join(cells)
-                     + f" | {r['fast'][0]:.2f}, {r['fast'][1]:.3f} | {r['quality'][0]:.2f}, {r['quality'][1]:.3f} |")
-    table = "\n".join(lines)
-    print(table)
-    if a.record:
-        commit = subprocess.run(["git", "-C", SRC, "describe", "--always", "--dirty"], capture_output=True,
-                                text=True).stdout.strip()
-        cpu = ""
-        try:
-            cpu = next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name"))
-        except (OSError, StopIteration):
-            pass
-        with open(a.record, "w") as f:
-            load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-            f.write(f"> date: {datetime.date.today()} · commit: {commit} ·\n"
-                    f"> machine: {platform.node()} ({cpu}, {os.cpu_count()} cores; load average at the end "
-                    f"{load}), SimGrid SMPI ·\n"
-                    f"> command: `bench/simgrid/incall.py --sizes {a.sizes} --workloads {a.workloads} "
-                    f"--portfolio {a.portfolio}`\n\n")
-            f.write("The mapping step of `MPI_Graph_map` through the PMPI plugin, every rank of a simulated "
-                    "torus calling it; simulated seconds of the call (its longest rank), each simulated "
-                    "core as fast as this machine's; busiest link: the placement's over the launch order's "
-                    "(dimension-order routes; 1.00 where the guard kept the launch order). "
-                    "Weights are given as edge multiplicities "
-                    f"(round({MULT_PER_MEAN} w / mean), 1..{MULT_MAX}). The one-core columns run "
-                    "`rankmap map` on the same graph in the same run (CPU seconds, reading the graph included), "
-                    "its guard against the call's launch order (`--current`).\n\n")
-            f.write(table + "\n")
+            if a.record:
+                write_table(a, ks, rows, show=False)
+    write_table(a, ks, rows, show=True)
     return 0
 
 
