@@ -11,7 +11,10 @@
 // `hier` and `auto`.  Columns: F (the cost, seed 000's free energy with
 // the tree distance), F / best Scotch F, the share of the traffic that
 // leaves a node (outermost tier), the inter-node traffic itself, and the
-// seconds of the mapping call (wall; the targets judge its CPU time).
+// seconds of the mapping call (wall; the targets judge its CPU time),
+// with "(safety stop)" when the wall-clock safety net, not the work
+// budget, ended auto or fast: that row's F depends on the machine's speed
+// and load.
 //
 // Workloads: umt (UMT-like: METIS parts of a random 6-nearest-neighbour
 // mesh) and sage (SAGE-like, 13824 cells per task), both with labels
@@ -222,6 +225,7 @@ struct Row {
     bool ok = true;
     std::string message;
     double F = 0, seconds = 0, cpu = 0, internode = 0, total = 0;
+    bool safety_stop = false;  // the wall-clock safety net, not the work, ended the search
     double vs_scotch = -1;
     double min_inter = -1;
     std::string min_shape;
@@ -248,7 +252,8 @@ Row run(const std::string &label, Algorithm alg, const std::string &strategy, co
     std::function<void(const std::string &)> progress;
     if (args.verbose) progress = [](const std::string &s) { std::fprintf(stderr, "      %s\n", s.c_str()); };
     try {
-        Problem p{g, d.sym, topo, d.cap, d.f_min, grid, opt, Deadline(opt.time_limit), nullptr, progress};
+        Problem p{g, d.sym, topo, d.cap, d.f_min, grid, opt, Deadline(opt.time_limit), nullptr, progress,
+                  &r.safety_stop};
         const double t0 = now(), c0 = cpu_now();
         std::vector<int> place = run_mapper(alg, p);
         r.seconds = now() - t0;
@@ -268,16 +273,19 @@ Row best_of_seeds(const Graph &g, const Topology &topo, const ProblemData &d, co
                   int per_node, const Args &args) {
     Row best;
     double secs = 0;
+    bool stopped = false;
     for (int k = 1; k <= args.reference_seeds; ++k) {
         Args a = args;
         a.seed = static_cast<uint64_t>(k);
         Row r = run("", Algorithm::Auto, "", g, topo, d, grid, per_node, a);
         secs += r.seconds;
+        stopped = stopped || r.safety_stop;
         if (!r.ok) return r;
         if (k == 1 || r.F < best.F) best = r;
     }
     best.mapper = "auto-best-of-" + std::to_string(args.reference_seeds);
     best.seconds = secs;
+    best.safety_stop = stopped;
     return best;
 }
 
@@ -373,15 +381,17 @@ void print(const std::vector<Row> &rows, bool markdown) {
                             m.c_str());
             continue;
         }
+        // a row the safety net ended depends on the machine's speed and load: said in its time cell
+        const char *stop = r.safety_stop ? " (safety stop)" : "";
         if (markdown) {
-            std::printf("| %s | %s | %s | %.0f | %s | %s | %.0f | %s | %.3f |\n", r.tree.c_str(), r.workload.c_str(),
-                        r.mapper.c_str(), r.F, vs.c_str(), leave.c_str(), r.internode, least.c_str(), r.seconds);
+            std::printf("| %s | %s | %s | %.0f | %s | %s | %.0f | %s | %.3f%s |\n", r.tree.c_str(), r.workload.c_str(),
+                        r.mapper.c_str(), r.F, vs.c_str(), leave.c_str(), r.internode, least.c_str(), r.seconds, stop);
         } else {
             const std::string key = r.tree + r.workload;
             if (!last.empty() && key != last) std::printf("\n");
             last = key;
-            std::printf("%-9s %-10s %-14s %14.0f %8s %8s %12.0f %20s %8.3f\n", r.tree.c_str(), r.workload.c_str(),
-                        r.mapper.c_str(), r.F, vs.c_str(), leave.c_str(), r.internode, least.c_str(), r.seconds);
+            std::printf("%-9s %-10s %-14s %14.0f %8s %8s %12.0f %20s %8.3f%s\n", r.tree.c_str(), r.workload.c_str(),
+                        r.mapper.c_str(), r.F, vs.c_str(), leave.c_str(), r.internode, least.c_str(), r.seconds, stop);
         }
     }
 }
@@ -441,8 +451,9 @@ int main(int argc, char **argv) {
                 r.tree = tree;
                 r.workload = w == "halo3d" || w == "halo2d" || w == "halo3d-scr" ? w : w + "-scr";
                 if (r.ok)
-                    std::fprintf(stderr, "[%s %s] %-14s F %.0f, inter-node %.0f, %.3f s\n", tree.c_str(), w.c_str(),
-                                 r.mapper.c_str(), r.F, r.internode, r.seconds);
+                    std::fprintf(stderr, "[%s %s] %-14s F %.0f, inter-node %.0f, %.3f s%s\n", tree.c_str(), w.c_str(),
+                                 r.mapper.c_str(), r.F, r.internode, r.seconds,
+                                 r.safety_stop ? " (the wall-clock safety net ended it)" : "");
                 else
                     std::fprintf(stderr, "[%s %s] %-14s %s\n", tree.c_str(), w.c_str(), r.mapper.c_str(),
                                  r.message.c_str());

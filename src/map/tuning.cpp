@@ -186,7 +186,21 @@ HierContext hier_preset(int n) {
     c.kway = kway_preset();
     if (n <= kSmall) return c;
     c.sweeps = n <= kHierMedium ? 300 : 150;
-    if (n > kHierMedium) c.outer_tries = 8;
+    if (n <= kHierMedium) return c;
+    // Above 8192 tasks the work fits auto's default budget, so its
+    // wall-clock safety net does not end it: with the smaller sizes'
+    // settings UMT-like 16,384 tasks took 31.7 s (net 37.2 s) and 65,536
+    // 179 s (net 87 s, always cut).  Scotch's start and the extra
+    // multisections never won there (UMT-like and SAGE-like 16,384,
+    // UMT-like 65,536); the node cycles after the 7th (5th above 16,384)
+    // gained 0.1-0.4 % of F for 40-70 % of the time; the chain nothing
+    // above 16,384.  bench/hierarchy --trees 1024x2x8,4096x2x8,
+    // bench/results/hierarchy-scale.md.
+    c.outer_tries = 8;
+    c.scotch_start = false;
+    c.extra_multisections = 0;
+    c.node_cycles = n <= kFastLarge ? 7 : 5;
+    if (n > kFastLarge) c.sweeps = 0;
     return c;
 }
 
