@@ -187,11 +187,11 @@ HierContext hier_preset(int n) {
     if (n <= kSmall) return c;
     c.sweeps = n <= kHierMedium ? 300 : 150;
     if (n <= kHierMedium) return c;
-    // Above 8192 tasks the work ends within 0.8 x auto's default budget
-    // on this project's machine, so the wall-clock safety net (budget +
-    // 15 s) has room on a slower one: with the smaller sizes' settings
-    // UMT-like 16,384 tasks took 31.7 s (net 37.2 s) and 65,536 took 179 s
-    // (net 87 s, always cut).  Scotch's start and the extra multisections
+    // Above 8192 tasks the work ends within auto's default budget on this
+    // project's machine (UMT-like 16,384 tasks: 20 s of 22; 65,536: 52 s
+    // of 72), so the wall-clock safety net (budget + 15 s) has room on a
+    // slower one: with the smaller sizes' settings they took 31.7 s (net
+    // 37.2 s) and 179 s (net 87 s, always cut).  Scotch's start and the extra multisections
     // never won there (UMT-like and SAGE-like 16,384, UMT-like 65,536);
     // the node cycles after the 6th lowered F by 0.2 % in about 10 s at
     // 16,384 tasks, after the 3rd by 0.3 % in about 18 s at 65,536; the
