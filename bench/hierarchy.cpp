@@ -453,7 +453,7 @@ int main(int argc, char **argv) {
                 if (r.ok)
                     std::fprintf(stderr, "[%s %s] %-14s F %.0f, inter-node %.0f, %.3f s%s\n", tree.c_str(), w.c_str(),
                                  r.mapper.c_str(), r.F, r.internode, r.seconds,
-                                 r.safety_stop ? " (the wall-clock safety net ended it)" : "");
+                                 r.safety_stop ? " (safety stop)" : "");
                 else
                     std::fprintf(stderr, "[%s %s] %-14s %s\n", tree.c_str(), w.c_str(), r.mapper.c_str(),
                                  r.message.c_str());

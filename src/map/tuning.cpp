@@ -185,24 +185,24 @@ HierContext hier_preset(int n) {
     HierContext c;
     c.kway = kway_preset();
     if (n <= kSmall) return c;
-    c.sweeps = n <= kHierMedium ? 300 : 150;
-    if (n <= kHierMedium) return c;
-    // Above 8192 tasks the work ends within auto's default budget on this
-    // project's machine (UMT-like 16,384 tasks: 20 s of 22; 65,536: 52 s
-    // of 72), so the wall-clock safety net (budget + 15 s) has room on a
-    // slower one: with the smaller sizes' settings they took 31.7 s (net
-    // 37.2 s) and 179 s (net 87 s, always cut).  Scotch's start and the extra multisections
-    // never won there (UMT-like and SAGE-like 16,384, UMT-like 65,536);
-    // the node cycles after the 6th lowered F by 0.2 % in about 10 s at
-    // 16,384 tasks, after the 3rd by 0.3 % in about 18 s at 65,536; the
-    // chain lowered nothing above 16,384.
-    // bench/hierarchy --trees 1024x2x8,4096x2x8,
-    // bench/results/hierarchy-scale.md.
+    if (n <= kHierMedium) {
+        c.sweeps = 300;
+        return c;
+    }
+    // Above 8192 tasks the work fits auto's default budget, so the
+    // wall-clock safety net (budget + net_extra) does not end it on a
+    // somewhat slower machine (UMT-like 16,384 tasks: 20 s of 22; 65,536:
+    // 52 s of 72).  Scotch's start and the extra multisections never win
+    // there (UMT-like and SAGE-like 16,384, UMT-like 65,536); node cycles
+    // after the 6th lower F by 0.2 % in about 10 s at 16,384 tasks, after
+    // the 3rd by 0.3 % in about 18 s at 65,536; the chain lowers nothing
+    // above 16,384 (bench/hierarchy --trees 1024x2x8,4096x2x8,
+    // bench/results/hierarchy-scale.md).
     c.outer_tries = 8;
     c.scotch_start = false;
     c.extra_multisections = 0;
+    c.sweeps = n <= kFastLarge ? 150 : 0;
     c.node_cycles = n <= kFastLarge ? 6 : 3;
-    if (n > kFastLarge) c.sweeps = 0;
     return c;
 }
 
