@@ -50,13 +50,20 @@ Tools, sh, portfolio_default = sg_run.Tools, sg_run.sh, sg_run.portfolio_default
 
 # The platform's host speed: a second of this machine's CPU is a simulated
 # second; bursts under 1 ms between MPI calls are not replayed.  Tree-shaped
-# scatter, gather, broadcast and allreduce (as MPICH's): SMPI's linear
-# defaults make one root talk to every rank at once, which costs the
-# simulator minutes at 4096 ranks (163 s against 71 s of wall time).
+# scatter, gather, broadcast, reduce and allreduce (as MPICH's): SMPI's
+# linear defaults make one root talk to every rank at once, which costs the
+# simulator minutes at 4096 ranks (163 s against 71 s of wall time).  No
+# cross-traffic (the acknowledgements' reverse flows): they double the flows
+# the network solver re-solves at every event, which is where the
+# simulator's time goes at 8192 ranks and more, and change a collective's
+# simulated time by microseconds (the call on 4096 ranks, UMT-like, rank 0
+# alone: 51 s of simulation with SMPI's reduce and cross-traffic, 20 s
+# without, the same placement).
 SMPI_CFG = ["--cfg=smpi/host-speed:1Gf", "--cfg=smpi/simulate-computation:yes",
             "--cfg=smpi/cpu-threshold:0.001", "--cfg=smpi/scatter:ompi_binomial",
             "--cfg=smpi/gather:ompi_binomial", "--cfg=smpi/bcast:binomial_tree",
-            "--cfg=smpi/allreduce:rdb", "--cfg=smpi/display-timing:no", "--log=root.thres:error"]
+            "--cfg=smpi/reduce:binomial", "--cfg=smpi/allreduce:rdb", "--cfg=network/crosstraffic:0",
+            "--cfg=smpi/display-timing:no", "--log=root.thres:error"]
 # multiplicities: an edge of mean weight is given 4 times, none more than 16
 MULT_PER_MEAN, MULT_MAX = 4, 16
 
