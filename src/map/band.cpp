@@ -391,7 +391,9 @@ private:
             int j = ((idx_[oldt] + sft) % m_len_ + m_len_) % m_len_;
             set_pos(u, members_[static_cast<size_t>(coset_[oldt]) * m_len_ + j]);
         }
-        double dE = 2 * (local(t, u) - e0);
+        // The moved residues' energies after the move, kept for the cache.
+        const double et = energy_of(t), eu = u != t ? energy_of(u) : 0.0;
+        double dE = 2 * (local(t, u, et, eu) - e0);
         // The cached energy carries rounding the recomputation does not:
         // an exact tie (a move between equivalent spots) stays a tie.
         if (std::abs(dE) < 1e-9 * unit) dE = 0;
@@ -402,7 +404,7 @@ private:
         }
         E += dE;
         if (u != t) std::swap(owner_[coset_[pos_[t]]], owner_[coset_[pos_[u]]]);
-        update_cache(t, u, oldt, oldu);
+        update_cache(t, u, oldt, oldu, et, eu);
         if (E < best_ - 1e-9 * std::max(1.0, best_)) {
             best_ = E;
             bestpos_ = pos_;
@@ -411,8 +413,8 @@ private:
 
     // After an accepted move: a partner's energy changes by its edge to t
     // or u (distances are translation invariant, so the mirror edge has the
-    // same length); t and u are recomputed.
-    void update_cache(int t, int u, int oldt, int oldu) {
+    // same length); t and u take their energies et and eu after the move.
+    void update_cache(int t, int u, int oldt, int oldu, double et, double eu) {
         auto update = [&](int a, int olda) {
             if (nd_ > 0) {
                 int oc[kMaxDims];
@@ -433,8 +435,8 @@ private:
         };
         update(t, oldt);
         if (u != t) update(u, oldu);
-        ecache_[t] = energy_of(t);
-        if (u != t) ecache_[u] = energy_of(u);
+        ecache_[t] = et;
+        if (u != t) ecache_[u] = eu;
 #ifdef RANKMAP_DEBUG_CHECKS
         for (int b = 0; b < m_.P; ++b)
             if (std::abs(ecache_[b] - energy_of(b)) > 1e-6 * std::max(1.0, ecache_[b]))
@@ -447,13 +449,14 @@ private:
         for (const TileEdge &ed : m_.adj[b]) e += ed.w * edge_dist(b, ed.to, ed.shift);
         return e;
     }
-    // Energy of the edges at t and u, each counted once per direction from
-    // t's and u's side; edges between t and u appear in both lists and are
-    // removed once, so 2 * local is the change of the whole tile energy.
-    double local(int t, int u) const {
-        double e = energy_of(t);
+    // Energy of the edges at t and u (et and eu: energy_of(t) and
+    // energy_of(u)), each counted once per direction from t's and u's side;
+    // edges between t and u appear in both lists and are removed once, so
+    // 2 * local is the change of the whole tile energy.
+    double local(int t, int u, double et, double eu) const {
+        double e = et;
         if (u != t) {
-            e += energy_of(u);
+            e += eu;
             for (const TileEdge &ed : m_.adj[t])
                 if (ed.to == u) e -= ed.w * edge_dist(t, ed.to, ed.shift);
         }
