@@ -32,7 +32,19 @@
 // tasks; "multilevel won" says when it ended lower.  (Quality takes both
 // paths above 32,768 tasks; here each alone.)
 //
-//   bench/chains [--hot | --band | --band-search | --multilevel] [--sizes 16x16x8,16x16x16,32x16x16] [--graphs 5] [--markdown]
+// --cold-other: fast's cold chain from a start other than the graph drawing
+// (the AutoContext field cold_share; above kColdFromDrawingMax it runs only
+// when the drawing is more than geometric_cold_margin above the best start,
+// Scotch's map, which depends on the seed), run and left out (cold_share =
+// 0), on the default mode's graphs at 4096, 8192 and 16,384 tasks.
+//
+// --seeds K: every graph is mapped with the seeds of the in-call
+// portfolio's members 0..K-1 (rankmap_portfolio_seed of seed 1; member 0's
+// is seed 1 itself), each a row; default 1 (8 with --cold-other, whose
+// case arises for some seeds only).
+//
+//   bench/chains [--hot | --band | --band-search | --multilevel | --cold-other] [--sizes 16x16x8,16x16x16,32x16x16]
+//                [--graphs 5] [--seeds K] [--markdown]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -45,6 +57,7 @@
 #include "graph/graph.hpp"
 #include "map/mapper.hpp"
 #include "map/tuning.hpp"
+#include "rankmap_glue.h"
 #include "topology/topology.hpp"
 #include "workload/workload.hpp"
 
@@ -52,17 +65,19 @@ using namespace rankmap;
 
 namespace {
 
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+double now() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 struct Run {
     double ratio = 0, seconds = 0;
     std::vector<int> place;
 };
 
-Run map_once(const Graph &g, const Topology &topo, const AutoContext &c) {
+Run map_once(const Graph &g, const Topology &topo, const AutoContext &c, uint64_t seed = 1) {
     ProblemData d = prepare(g, topo);
     Options opt;
-    opt.seed = 1;
+    opt.seed = seed;
     Problem p{g, d.sym, topo, d.cap, d.f_min, std::nullopt, opt, Deadline(0), nullptr, nullptr};
     Run r;
     const double t0 = now();
@@ -73,8 +88,8 @@ Run map_once(const Graph &g, const Topology &topo, const AutoContext &c) {
 }
 
 // One row of a comparison of two runs, a and b, of the same graph.
-void print_row(bool markdown, const std::string &size, int n, const std::string &name, const char *preset,
-               const Run &a, const Run &b, const char *verdict) {
+void print_row(bool markdown, const std::string &size, int n, const std::string &name, const char *preset, const Run &a,
+               const Run &b, const char *verdict) {
     if (markdown)
         std::printf("| %s | %d | %s | %s | %.4f | %.2f | %.4f | %.2f | %s |\n", size.c_str(), n, name.c_str(), preset,
                     a.ratio, a.seconds, b.ratio, b.seconds, verdict);
@@ -88,7 +103,9 @@ void print_row(bool markdown, const std::string &size, int n, const std::string 
 const int kSageCells[] = {13824, 8000, 2744, 21952, 1000};
 
 [[noreturn]] void usage(const std::string &why) {
-    std::fprintf(stderr, "bench/chains: %s\nusage: bench/chains [--hot | --band | --band-search | --multilevel] [--sizes AxBxC,...] [--graphs N] [--markdown]\n",
+    std::fprintf(stderr,
+                 "bench/chains: %s\nusage: bench/chains [--hot | --band | --band-search | --multilevel | --cold-other] "
+                 "[--sizes AxBxC,...] [--graphs N] [--seeds K] [--markdown]\n",
                  why.c_str());
     std::exit(2);
 }
@@ -169,25 +186,36 @@ int band_mode(const std::vector<std::string> &sizes, bool markdown, bool search)
     return 0;
 }
 
-enum class Irregular { Cold, Hot, Multilevel };
+enum class Irregular { Cold, Hot, Multilevel, ColdOther };
 
 // Default mode (Cold): the cold chain from the hot chain's start allowed
 // and left out.  --hot: the hot chain run (auto_preset's share) and left
 // out (hot_share = 0).  --multilevel: the multilevel path on (threshold 0)
-// and off, fast and quality.  UMT-like graphs 1..graphs and SAGE-like
-// with scrambled labels.
-int irregular_mode(const std::vector<std::string> &sizes, int graphs, bool markdown, Irregular mode) {
-    const bool hot = mode == Irregular::Hot, ml = mode == Irregular::Multilevel;
-    if (ml)
-        std::printf("seed 1, one core: the multilevel path on (multilevel.min_tasks = 0, and_chains = false) and "
-                    "off (the graph drawing and its chain); F/F_min and seconds of each\n\n");
+// and off, fast and quality.  --cold-other: fast's cold chain (cold_share)
+// run and left out.  UMT-like graphs 1..graphs and SAGE-like with scrambled
+// labels, each with the seeds of portfolio members 0..seeds-1.
+int irregular_mode(const std::vector<std::string> &sizes, int graphs, int seeds, bool markdown, Irregular mode) {
+    const bool hot = mode == Irregular::Hot, ml = mode == Irregular::Multilevel, other = mode == Irregular::ColdOther;
+    const std::string seed_text =
+        seeds == 1 ? "seed 1" : "the seeds of portfolio members 0.." + std::to_string(seeds - 1);
+    if (other)
+        std::printf("fast preset, %s, one core: the cold chain from a start other than the graph drawing "
+                    "(Scotch's map, when the drawing is more than geometric_cold_margin above it) run "
+                    "(cold_share as auto_fast_preset) and left out (cold_share = 0); F/F_min and seconds of each\n\n",
+                    seed_text.c_str());
+    else if (ml)
+        std::printf("%s, one core: the multilevel path on (multilevel.min_tasks = 0, and_chains = false) and "
+                    "off (the graph drawing and its chain); F/F_min and seconds of each\n\n",
+                    seed_text.c_str());
     else if (hot)
-        std::printf("fast preset, seed 1, one core: the hot chain run (hot_share as auto_preset) and left out "
-                    "(hot_share = 0); F/F_min and seconds of each\n\n");
+        std::printf("fast preset, %s, one core: the hot chain run (hot_share as auto_preset) and left out "
+                    "(hot_share = 0); F/F_min and seconds of each\n\n",
+                    seed_text.c_str());
     else
-        std::printf("fast preset, seed 1, one core: the cold chain from the hot chain's start (the graph drawing) "
-                    "allowed, and left out (cold_from_hot_start = false); F/F_min and seconds of each\n\n");
-    const char *a_name = ml ? "on" : hot ? "hot run" : "allowed";
+        std::printf("fast preset, %s, one core: the cold chain from the hot chain's start (the graph drawing) "
+                    "allowed, and left out (cold_from_hot_start = false); F/F_min and seconds of each\n\n",
+                    seed_text.c_str());
+    const char *a_name = ml ? "on" : hot ? "hot run" : other ? "run" : "allowed";
     const char *b_name = ml ? "off" : "left out";
     const char *won_name = ml ? "multilevel won" : hot ? "hot won" : "cold won";
     if (markdown)
@@ -206,37 +234,44 @@ int irregular_mode(const std::vector<std::string> &sizes, int graphs, bool markd
             double a_s = 0, b_s = 0;
             for (int k = 0; k <= graphs; ++k) {
                 const bool sage = k == graphs;
-                const std::string name = sage ? "sage-scrambled" : "umt-" + std::to_string(k + 1);
+                const std::string gname = sage ? "sage-scrambled" : "umt-" + std::to_string(k + 1);
                 Graph g = sage ? workload_sage(n).relabeled(scramble_permutation(n, 1))
                                : workload_umt(n, static_cast<uint64_t>(k + 1));
-                AutoContext with = quality ? auto_preset(n) : auto_fast_preset(n), without = with;
-                if (ml) {
-                    with.multilevel.min_tasks = 0;
-                    with.multilevel.and_chains = false;
-                    without.multilevel.min_tasks = 1 << 30;
-                } else if (hot) {
-                    with.hot_share = auto_preset(n).hot_share;
-                    without.hot_share = 0;
-                } else {
-                    with.cold_from_hot_start = true;
-                    without.cold_from_hot_start = false;
+                for (int m = 0; m < seeds; ++m) {
+                    const std::string name = seeds == 1 ? gname : gname + " m" + std::to_string(m);
+                    const uint64_t seed = rankmap_portfolio_seed(1, m);
+                    AutoContext with = quality ? auto_preset(n) : auto_fast_preset(n), without = with;
+                    if (ml) {
+                        with.multilevel.min_tasks = 0;
+                        with.multilevel.and_chains = false;
+                        without.multilevel.min_tasks = 1 << 30;
+                    } else if (hot) {
+                        with.hot_share = auto_preset(n).hot_share;
+                        without.hot_share = 0;
+                    } else if (other) {
+                        without.cold_share = 0;
+                    } else {
+                        with.cold_from_hot_start = true;
+                        without.cold_from_hot_start = false;
+                    }
+                    const Run a = map_once(g, *topo, with, seed), b = map_once(g, *topo, without, seed);
+                    const bool same = a.place == b.place, a_won = !same && a.ratio < b.ratio;
+                    won += a_won;
+                    ++total;
+                    a_s += a.seconds;
+                    b_s += b.seconds;
+                    const char *verdict = a_won ? "yes" : same ? "no (same placement)" : "no";
+                    print_row(markdown, size, n, name, quality ? "quality" : "fast", a, b, verdict);
                 }
-                const Run a = map_once(g, *topo, with), b = map_once(g, *topo, without);
-                const bool same = a.place == b.place, a_won = !same && a.ratio < b.ratio;
-                won += a_won;
-                ++total;
-                a_s += a.seconds;
-                b_s += b.seconds;
-                const char *verdict = a_won ? "yes" : same ? "no (same placement)" : "no";
-                print_row(markdown, size, n, name, quality ? "quality" : "fast", a, b, verdict);
             }
             char line[256];
-            std::snprintf(line, sizeof line, "  %s%s: %s ended lower in %d of %d graphs; %.1f s with it, %.1f s without\n",
+            std::snprintf(line, sizeof line, "  %s%s: %s ended lower in %d of %d %s; %.1f s with it, %.1f s without\n",
                           size.c_str(), ml ? (quality ? " quality" : " fast") : "",
-                          ml    ? "the multilevel path"
-                          : hot ? "the hot chain"
-                                : "the cold chain from the hot chain's start",
-                          won, total, a_s, b_s);
+                          ml      ? "the multilevel path"
+                          : hot   ? "the hot chain"
+                          : other ? "the cold chain from another start"
+                                  : "the cold chain from the hot chain's start",
+                          won, total, seeds == 1 ? "graphs" : "runs", a_s, b_s);
             summary += line;
         }
     }
@@ -248,16 +283,17 @@ int irregular_mode(const std::vector<std::string> &sizes, int graphs, bool markd
 
 int main(int argc, char **argv) {
     std::vector<std::string> sizes;
-    int graphs = 5;
-    bool markdown = false, band = false, band_search = false, hot = false, ml = false;
+    int graphs = 5, seeds = 0;
+    bool markdown = false, band = false, band_search = false, hot = false, ml = false, other = false;
     for (int i = 1; i < argc; ++i) {
         const std::string opt = argv[i];
         if (opt == "--markdown" || opt == "--hot" || opt == "--band" || opt == "--band-search" ||
-            opt == "--multilevel") {
+            opt == "--multilevel" || opt == "--cold-other") {
             (opt == "--band"          ? band
              : opt == "--band-search" ? band_search
              : opt == "--hot"         ? hot
              : opt == "--multilevel"  ? ml
+             : opt == "--cold-other"  ? other
                                       : markdown) = true;
             continue;
         }
@@ -267,16 +303,27 @@ int main(int argc, char **argv) {
             sizes = split(v, ",");
         else if (opt == "--graphs")
             graphs = std::atoi(v.c_str());
-        else
+        else if (opt == "--seeds") {
+            seeds = std::atoi(v.c_str());
+            if (seeds < 1 || seeds > 64) usage("--seeds must be 1..64");
+        } else
             usage("unknown option " + opt);
     }
     if (graphs < 1 || graphs > 64) usage("--graphs must be 1..64");
-    if (band + band_search + hot + ml > 1) usage("--hot, --band, --band-search and --multilevel are separate runs");
+    if (band + band_search + hot + ml + other > 1)
+        usage("--hot, --band, --band-search, --multilevel and --cold-other are separate runs");
+    if (seeds == 0) seeds = other ? 8 : 1;
+    if (seeds > 1 && (band || band_search)) usage("--seeds applies to the irregular graphs' modes");
     if (sizes.empty())
-        sizes = band                 ? std::vector<std::string>{"8x8x8", "16x16x8", "16x16x16"}
+        sizes = band                ? std::vector<std::string>{"8x8x8", "16x16x8", "16x16x16"}
                 : band_search || ml ? std::vector<std::string>{"32x32x32", "64x32x32"}
-                : hot         ? std::vector<std::string>{"8x8x8", "16x8x8", "32x16", "16x16x4"}
-                              : std::vector<std::string>{"16x16x8", "16x16x16", "32x16x16"};
+                : hot               ? std::vector<std::string>{"8x8x8", "16x8x8", "32x16", "16x16x4"}
+                : other             ? std::vector<std::string>{"16x16x16", "32x16x16", "32x32x16"}
+                                    : std::vector<std::string>{"16x16x8", "16x16x16", "32x16x16"};
     if (band || band_search) return band_mode(sizes, markdown, band_search);
-    return irregular_mode(sizes, graphs, markdown, ml ? Irregular::Multilevel : hot ? Irregular::Hot : Irregular::Cold);
+    return irregular_mode(sizes, graphs, seeds, markdown,
+                          ml      ? Irregular::Multilevel
+                          : hot   ? Irregular::Hot
+                          : other ? Irregular::ColdOther
+                                  : Irregular::Cold);
 }
