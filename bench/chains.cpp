@@ -33,10 +33,10 @@
 // paths above 32,768 tasks; here each alone.)
 //
 // --cold-other: fast's cold chain from a start other than the graph drawing
-// (the AutoContext field cold_share; above kColdFromDrawingMax it runs only
-// when the drawing is more than geometric_cold_margin above the best start,
-// Scotch's map, which depends on the seed), run and left out (cold_share =
-// 0), on the default mode's graphs at 4096, 8192 and 16,384 tasks.
+// (the AutoContext field cold_from_other_start; it runs when the drawing is
+// more than geometric_cold_margin above the best start, Scotch's map, which
+// depends on the seed) run and left out, on the default mode's graphs at
+// 4096, 8192 and 16,384 tasks.
 //
 // --seeds K: every graph is mapped with the seeds of the in-call
 // portfolio's members 0..K-1 (rankmap_portfolio_seed of seed 1; member 0's
@@ -201,7 +201,7 @@ int irregular_mode(const std::vector<std::string> &sizes, int graphs, int seeds,
     if (other)
         std::printf("fast preset, %s, one core: the cold chain from a start other than the graph drawing "
                     "(Scotch's map, when the drawing is more than geometric_cold_margin above it) run "
-                    "(cold_share as auto_fast_preset) and left out (cold_share = 0); F/F_min and seconds of each\n\n",
+                    "and left out (cold_from_other_start); F/F_min and seconds of each\n\n",
                     seed_text.c_str());
     else if (ml)
         std::printf("%s, one core: the multilevel path on (multilevel.min_tasks = 0, and_chains = false) and "
@@ -249,7 +249,8 @@ int irregular_mode(const std::vector<std::string> &sizes, int graphs, int seeds,
                         with.hot_share = auto_preset(n).hot_share;
                         without.hot_share = 0;
                     } else if (other) {
-                        without.cold_share = 0;
+                        with.cold_from_other_start = true;
+                        without.cold_from_other_start = false;
                     } else {
                         with.cold_from_hot_start = true;
                         without.cold_from_hot_start = false;

@@ -425,6 +425,10 @@ void AutoRun::chains() {
         if (p_.progress) p_.progress("auto: no cold chain (its start is the hot chain's)");
         return;
     }
+    if (!c_.cold_from_other_start && cold_start_ != hot_start_) {
+        if (p_.progress) p_.progress("auto: no cold chain (its start is not the hot chain's)");
+        return;
+    }
     chain("cold chain", *cold_start_, true, c_.cold_share, c_.cold_time_share, c_.cold_kl_share, c_.cold_salt);
 }
 

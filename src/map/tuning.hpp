@@ -126,6 +126,7 @@ struct AutoContext {
     bool bisection_without_scotch = false;  // the co-bisection map is a start only when Scotch's map is not
     bool hot_from_geometric = false;   // hot chain from the graph-drawing start when there is one (else the best start)
     bool cold_from_hot_start = true;   // the cold chain may start where the hot chain did (false: from another start only)
+    bool cold_from_other_start = true;  // ... and from another start (false with the above: no cold chain; its share still feeds the band search's phase 2)
     int chain_kl_passes = 0;           // KL passes after each chain and the first band phase at most (0: until a pass gains nothing)
     bool band_search = true;           // rank-ordered band graphs get the band search (step 3)
     double hot_time_share = 0.5;       // deadline share of the hot chain
