@@ -478,6 +478,31 @@ TEST(Strategies, NoSecondChainFromTheHotChainsStart) {
               1);
 }
 
+// Fast above 4096 tasks leaves out the cold chain from a start other than
+// the hot chain's too (Scotch's, when the drawing is far above it): the
+// search says so and ends where it would with no cold chain at all; quality
+// and fast up to 4096 tasks keep it.
+TEST(Strategies, NoColdChainFromAnotherStartAboveMedium) {
+    Fixture f(workload_umt(512, 3), "torus:8x8x8");
+    AutoContext c = auto_fast_preset(8192);
+    ASSERT_FALSE(c.cold_from_other_start);
+    ASSERT_TRUE(auto_fast_preset(4096).cold_from_other_start);
+    ASSERT_TRUE(auto_preset(8192).cold_from_other_start);
+    ASSERT_GT(c.cold_share, 0);
+    c.geometric_cold_margin = 0;  // the drawing is never the cold chain's start
+    std::vector<std::string> lines;
+    Problem p = recording(f, lines);
+    const std::vector<int> a = map_auto(p, c);
+    expect_capacity(f, a);
+    EXPECT_EQ(std::count(lines.begin(), lines.end(), "auto: no cold chain (its start is not the hot chain's)"), 1);
+    EXPECT_EQ(std::count_if(lines.begin(), lines.end(),
+                            [](const std::string &m) { return m.rfind("auto: cold chain", 0) == 0; }),
+              0);
+    AutoContext none = c;
+    none.cold_share = 0;
+    EXPECT_EQ(a, map_auto(f.problem(), none));
+}
+
 // When the band result beats every start (a rank-ordered SAGE-like graph),
 // the chains and the graph drawing they start from are left out: the search
 // says so and ends where it ends with them (they never end lower there).
