@@ -120,9 +120,9 @@ AutoContext auto_fast_preset(int n) {
         // Above 4096 tasks the cold chain from a start other than the
         // drawing (Scotch's map, when the drawing is far above it: which
         // seeds that is depends on Scotch) ended lower in 1 of 48 runs at
-        // 8192 tasks and 0 of 48 at 16,384, and took a third of a member's
-        // time where it ran, so some members of the in-call portfolio were
-        // much slower than the rest; at 4096 it won 7 of 48, all on
+        // 8192 tasks and 0 of 48 at 16,384, and made a search about a
+        // third longer where it ran, so the in-call portfolio waited for the
+        // members whose seeds ran it; at 4096 it won 7 of 48, all on
         // scrambled SAGE-like (bench/chains --cold-other).
         c.cold_from_other_start = n <= kMedium;
         return c;
