@@ -446,6 +446,26 @@ TEST(Strategies, QualityEndsAtAGridEmbeddingCloseToTheBound) {
     EXPECT_EQ(a, map_fast(f.problem()));
 }
 
+namespace {
+
+// Maps f with c, recording its progress: the search says `why` once, runs
+// no cold chain and ends where it would with no cold chain at all.
+void expect_no_cold_chain(const Fixture &f, const AutoContext &c, const std::string &why) {
+    std::vector<std::string> lines;
+    Problem p = recording(f, lines);
+    const std::vector<int> a = map_auto(p, c);
+    expect_capacity(f, a);
+    EXPECT_EQ(std::count(lines.begin(), lines.end(), why), 1);
+    EXPECT_EQ(std::count_if(lines.begin(), lines.end(),
+                            [](const std::string &m) { return m.rfind("auto: cold chain", 0) == 0; }),
+              0);
+    AutoContext none = c;
+    none.cold_share = 0;
+    EXPECT_EQ(a, map_auto(f.problem(), none));
+}
+
+} // namespace
+
 // Where the context says so (both strategies above 4096 tasks, fast above
 // 2048), a cold chain whose start is the hot chain's -- the graph drawing --
 // is left out: the search says so and ends where it would with no cold
@@ -459,19 +479,11 @@ TEST(Strategies, NoSecondChainFromTheHotChainsStart) {
     ASSERT_FALSE(auto_preset(8192).cold_from_hot_start);
     ASSERT_GT(c.cold_share, 0);
     c.geometric_cold_margin = 1e9;  // the drawing is always the cold chain's start
-    std::vector<std::string> lines;
-    Problem p = recording(f, lines);
-    const std::vector<int> a = map_auto(p, c);
-    expect_capacity(f, a);
-    EXPECT_EQ(std::count(lines.begin(), lines.end(),
-                         "auto: no cold chain (its start is the hot chain's)"),
-              1);
-    AutoContext none = c;
-    none.cold_share = 0;
-    EXPECT_EQ(a, map_auto(f.problem(), none));
+    expect_no_cold_chain(f, c, "auto: no cold chain (its start is the hot chain's)");
     // from another start the cold chain runs
     c.geometric_cold_margin = 0;
-    lines.clear();
+    std::vector<std::string> lines;
+    Problem p = recording(f, lines);
     map_auto(p, c);
     EXPECT_EQ(std::count_if(lines.begin(), lines.end(),
                             [](const std::string &m) { return m.rfind("auto: cold chain + KL", 0) == 0; }),
@@ -490,17 +502,7 @@ TEST(Strategies, NoColdChainFromAnotherStartAboveMedium) {
     ASSERT_TRUE(auto_preset(8192).cold_from_other_start);
     ASSERT_GT(c.cold_share, 0);
     c.geometric_cold_margin = 0;  // the drawing is never the cold chain's start
-    std::vector<std::string> lines;
-    Problem p = recording(f, lines);
-    const std::vector<int> a = map_auto(p, c);
-    expect_capacity(f, a);
-    EXPECT_EQ(std::count(lines.begin(), lines.end(), "auto: no cold chain (its start is not the hot chain's)"), 1);
-    EXPECT_EQ(std::count_if(lines.begin(), lines.end(),
-                            [](const std::string &m) { return m.rfind("auto: cold chain", 0) == 0; }),
-              0);
-    AutoContext none = c;
-    none.cold_share = 0;
-    EXPECT_EQ(a, map_auto(f.problem(), none));
+    expect_no_cold_chain(f, c, "auto: no cold chain (its start is not the hot chain's)");
 }
 
 // When the band result beats every start (a rank-ordered SAGE-like graph),
