@@ -191,7 +191,7 @@ enum class Irregular { Cold, Hot, Multilevel, ColdOther };
 // Default mode (Cold): the cold chain from the hot chain's start allowed
 // and left out.  --hot: the hot chain run (auto_preset's share) and left
 // out (hot_share = 0).  --multilevel: the multilevel path on (threshold 0)
-// and off, fast and quality.  --cold-other: fast's cold chain (cold_share)
+// and off, fast and quality.  --cold-other: fast's cold chain from another start (cold_from_other_start)
 // run and left out.  UMT-like graphs 1..graphs and SAGE-like with scrambled
 // labels, each with the seeds of portfolio members 0..seeds-1.
 int irregular_mode(const std::vector<std::string> &sizes, int graphs, int seeds, bool markdown, Irregular mode) {

@@ -46,7 +46,8 @@
 //      to the best -- is annealed cold (a few % initial acceptance: it keeps
 //      its large-scale layout and repairs the local one; no cold chain when
 //      its share is 0, or, when the context says so, when the hot chain
-//      already annealed the start it would take), and Kernighan-Lin pair
+//      already annealed the start it would take or when it would take
+//      another start), and Kernighan-Lin pair
 //      exchange (seed 002) polishes both (a bounded number of passes when
 //      the context says so).
 //
