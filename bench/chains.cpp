@@ -26,6 +26,14 @@
 // same graphs at 32,768 and 65,536 tasks; "on won" says when the band
 // search ended lower.
 //
+// --band-temperature: the band search's tile annealing with the large-tile
+// temperatures (BandContext::large_tile and its two temperatures, for
+// tiles of 256 tasks and more) and with the small-tile ones at every tile
+// size (large_tile = 0), on --band's graphs from 4096 to 65,536 tasks:
+// fast with the seeds of portfolio members 0..K-1 (default 4), quality
+// with seed 1; "large won" says when the large-tile temperatures ended
+// lower, and the summary gives both columns' medians.
+//
 // --multilevel: the multilevel path (multilevel.cpp; the AutoContext field
 // multilevel) forced on at every size and left out (the drawing and its
 // chain), both presets, on the default mode's graphs at 32,768 and 65,536
@@ -41,10 +49,13 @@
 // --seeds K: every graph is mapped with the seeds of the in-call
 // portfolio's members 0..K-1 (rankmap_portfolio_seed of seed 1; member 0's
 // is seed 1 itself), each a row; default 1 (8 with --cold-other, whose
-// case arises for some seeds only).
+// case arises for some seeds only; 4 with --band-temperature, whose
+// results scatter with the seed).
 //
-//   bench/chains [--hot | --band | --band-search | --multilevel | --cold-other] [--sizes 16x16x8,16x16x16,32x16x16]
+//   bench/chains [--hot | --band | --band-search | --band-temperature | --multilevel | --cold-other]
+//                [--sizes 16x16x8,16x16x16,32x16x16]
 //                [--graphs 5] [--seeds K] [--markdown]
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -104,8 +115,8 @@ const int kSageCells[] = {13824, 8000, 2744, 21952, 1000};
 
 [[noreturn]] void usage(const std::string &why) {
     std::fprintf(stderr,
-                 "bench/chains: %s\nusage: bench/chains [--hot | --band | --band-search | --multilevel | --cold-other] "
-                 "[--sizes AxBxC,...] [--graphs N] [--seeds K] [--markdown]\n",
+                 "bench/chains: %s\nusage: bench/chains [--hot | --band | --band-search | --band-temperature | --multilevel "
+                 "| --cold-other] [--sizes AxBxC,...] [--graphs N] [--seeds K] [--markdown]\n",
                  why.c_str());
     std::exit(2);
 }
@@ -179,6 +190,67 @@ int band_mode(const std::vector<std::string> &sizes, bool markdown, bool search)
                               "  %s %s: the chains ended lower in %d of %d graphs; %.1f s with them, %.1f s "
                               "without\n",
                               size.c_str(), quality ? "quality" : "fast", won, total, a_s, b_s);
+            summary += line;
+        }
+    }
+    std::printf("\n%s", summary.c_str());
+    return 0;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// --band-temperature: the large-tile temperatures (b) against the small-tile
+// ones at every tile size (a: large_tile = 0), fast with the seeds of
+// portfolio members 0..seeds-1 and quality with seed 1.
+int band_temperature_mode(const std::vector<std::string> &sizes, int seeds, bool markdown) {
+    std::printf("one core: SAGE-like graphs in rank order (band graphs); the band search's tile annealing with the "
+                "small-tile temperatures at every tile size (large_tile = 0) and with the large-tile ones for tiles "
+                "of %d tasks and more (the preset); fast with the seeds of portfolio members 0..%d, quality with "
+                "seed 1; F/F_min and seconds of each\n\n",
+                BandContext{}.large_tile, seeds - 1);
+    if (markdown)
+        std::printf("| torus | tasks | graph | preset | small: F/F_min | seconds | large: F/F_min | seconds | large won |\n"
+                    "|---|---:|---|---|---:|---:|---:|---:|---|\n");
+    else
+        std::printf("%-10s %6s %-14s %-8s %10s %8s %10s %8s %s\n", "torus", "tasks", "graph", "preset", "small", "s",
+                    "large", "s", "large won");
+    std::string summary;
+    for (const std::string &size : sizes) {
+        const std::unique_ptr<Topology> topo = torus_or_usage(size);
+        const int n = topo->size();
+        for (const bool quality : {false, true}) {
+            int won = 0, total = 0;
+            double a_s = 0, b_s = 0;
+            std::vector<double> a_f, b_f;
+            for (const int cells : kSageCells) {
+                const Graph g = workload_sage(n, cells);
+                for (int m = 0; m < (quality ? 1 : seeds); ++m) {
+                    AutoContext b_ctx = quality ? auto_preset(n) : auto_fast_preset(n), a_ctx = b_ctx;
+                    a_ctx.band.large_tile = 0;
+                    const uint64_t seed = rankmap_portfolio_seed(1, m);
+                    const Run a = map_once(g, *topo, a_ctx, seed), b = map_once(g, *topo, b_ctx, seed);
+                    const bool same = a.place == b.place, b_won = !same && b.ratio < a.ratio;
+                    won += b_won;
+                    ++total;
+                    a_s += a.seconds;
+                    b_s += b.seconds;
+                    a_f.push_back(a.ratio);
+                    b_f.push_back(b.ratio);
+                    std::string name = "sage-" + std::to_string(cells);
+                    if (!quality && seeds > 1) name += " m" + std::to_string(m);
+                    print_row(markdown, size, n, name, quality ? "quality" : "fast", a, b,
+                              b_won ? "yes" : same ? "no (same placement)" : "no");
+                }
+            }
+            char line[320];
+            std::snprintf(line, sizeof line,
+                          "  %s %s: the large-tile temperatures ended lower in %d of %d runs; median F/F_min %.4f "
+                          "small, %.4f large; %.1f s small, %.1f s large\n",
+                          size.c_str(), quality ? "quality" : "fast", won, total, median(a_f), median(b_f), a_s, b_s);
             summary += line;
         }
     }
@@ -285,13 +357,15 @@ int irregular_mode(const std::vector<std::string> &sizes, int graphs, int seeds,
 int main(int argc, char **argv) {
     std::vector<std::string> sizes;
     int graphs = 5, seeds = 0;
-    bool markdown = false, band = false, band_search = false, hot = false, ml = false, other = false;
+    bool markdown = false, band = false, band_search = false, band_temp = false, hot = false, ml = false,
+         other = false;
     for (int i = 1; i < argc; ++i) {
         const std::string opt = argv[i];
         if (opt == "--markdown" || opt == "--hot" || opt == "--band" || opt == "--band-search" ||
-            opt == "--multilevel" || opt == "--cold-other") {
-            (opt == "--band"          ? band
-             : opt == "--band-search" ? band_search
+            opt == "--band-temperature" || opt == "--multilevel" || opt == "--cold-other") {
+            (opt == "--band"               ? band
+             : opt == "--band-search"      ? band_search
+             : opt == "--band-temperature" ? band_temp
              : opt == "--hot"         ? hot
              : opt == "--multilevel"  ? ml
              : opt == "--cold-other"  ? other
@@ -311,17 +385,20 @@ int main(int argc, char **argv) {
             usage("unknown option " + opt);
     }
     if (graphs < 1 || graphs > 64) usage("--graphs must be 1..64");
-    if (band + band_search + hot + ml + other > 1)
-        usage("--hot, --band, --band-search, --multilevel and --cold-other are separate runs");
-    if (seeds == 0) seeds = other ? 8 : 1;
-    if (seeds > 1 && (band || band_search)) usage("--seeds applies to the irregular graphs' modes");
+    if (band + band_search + band_temp + hot + ml + other > 1)
+        usage("--hot, --band, --band-search, --band-temperature, --multilevel and --cold-other are separate runs");
+    if (seeds == 0) seeds = other ? 8 : band_temp ? 4 : 1;
+    if (seeds > 1 && (band || band_search))
+        usage("--seeds applies to --band-temperature and the irregular graphs' modes");
     if (sizes.empty())
         sizes = band                ? std::vector<std::string>{"8x8x8", "16x16x8", "16x16x16"}
                 : band_search || ml ? std::vector<std::string>{"32x32x32", "64x32x32"}
+                : band_temp ? std::vector<std::string>{"16x16x16", "32x16x16", "32x32x16", "32x32x32", "64x32x32"}
                 : hot               ? std::vector<std::string>{"8x8x8", "16x8x8", "32x16", "16x16x4"}
                 : other             ? std::vector<std::string>{"16x16x16", "32x16x16", "32x32x16"}
                                     : std::vector<std::string>{"16x16x8", "16x16x16", "32x16x16"};
     if (band || band_search) return band_mode(sizes, markdown, band_search);
+    if (band_temp) return band_temperature_mode(sizes, seeds, markdown);
     return irregular_mode(sizes, graphs, seeds, markdown,
                           ml      ? Irregular::Multilevel
                           : hot   ? Irregular::Hot

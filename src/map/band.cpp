@@ -280,8 +280,11 @@ public:
         best_ = E;
         bestpos_ = pos_;
         const double unit = m_.wsum / P;  // mean energy of a tile task at F = F_min
-        // Temperatures in units of a task's energy at F_min (BandContext).
-        const double T0 = c_.start_temperature, T1 = c_.end_temperature;
+        // Temperatures in units of a task's energy at F_min (BandContext);
+        // large tiles start hotter and end colder.
+        const bool large = c_.large_tile > 0 && P >= c_.large_tile;
+        const double T0 = large ? c_.large_tile_start_temperature : c_.start_temperature;
+        const double T1 = large ? c_.large_tile_end_temperature : c_.end_temperature;
         const double cool = std::pow(T1 / T0, 1.0 / static_cast<double>(std::max<int64_t>(1, iters)));
         double T = T0 / cool;
         for (int64_t it = 0; it < iters; ++it) {

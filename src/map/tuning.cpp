@@ -147,6 +147,7 @@ AutoContext auto_link_load_preset(int n) {
     c.band.staircase = false;
     c.band.start_temperature = 1.0;
     c.band.end_temperature = 0.05;
+    c.band.large_tile = 0;  // these at every tile size: the large-tile ones were measured for F, not link load
     return c;
 }
 

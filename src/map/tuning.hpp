@@ -55,6 +55,9 @@ struct BandContext {
     bool staircase = true;           // search only the staircase-predicted translations, random starts too
     double start_temperature = 1.0;  // tile annealing start, in units of a task's energy at F = F_min
     double end_temperature = 0.35;   // tile annealing end, same unit (geometric cooling)
+    int large_tile = 256;            // tiles of at least this many tasks anneal between the two below (0: never)
+    double large_tile_start_temperature = 5.0;  // their start, same unit (bench/chains --band-temperature)
+    double large_tile_end_temperature = 0.15;   // their end, same unit
 };
 
 // k-way refinement of a partition with exact part sizes (hier_kway.cpp).
