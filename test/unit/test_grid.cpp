@@ -420,6 +420,34 @@ TEST(Band, SageLikePlacementIsValidDeterministicAndBeatsRankOrder) {
     EXPECT_LT(f, 0.6 * f_rank) << "F/F_min " << f / fx.pd.f_min;
 }
 
+TEST(Band, LargeTileTemperaturesApplyFromTheirTileSizeOn) {
+    // SAGE-like 512 has tiles of 64 tasks: below BandContext::large_tile
+    // they anneal between start_temperature and end_temperature, so turning
+    // the large-tile rule off changes nothing; with the rule lowered to 64
+    // the large-tile temperatures are the ones used -- the same placement
+    // when they equal the small-tile ones, another when they are the preset's.
+    Fixture fx(workload_sage(512), "torus:8x8x8");
+    Problem p = fx.problem();
+    std::string why;
+    const std::vector<int> preset = band_embedding(p, 2e6, &why);
+    ASSERT_EQ(preset.size(), 512u) << why;
+    BandOptions off;
+    off.tuning.large_tile = 0;
+    EXPECT_EQ(band_embedding(p, 2e6, &why, off), preset);
+    BandOptions same;
+    same.tuning.large_tile = 64;
+    same.tuning.large_tile_start_temperature = same.tuning.start_temperature;
+    same.tuning.large_tile_end_temperature = same.tuning.end_temperature;
+    EXPECT_EQ(band_embedding(p, 2e6, &why, same), preset);
+    BandOptions large;
+    large.tuning.large_tile = 64;
+    ASSERT_NE(large.tuning.large_tile_start_temperature, large.tuning.start_temperature);
+    const std::vector<int> hot = band_embedding(p, 2e6, &why, large);
+    ASSERT_EQ(hot.size(), 512u) << why;
+    EXPECT_NO_THROW(check_placement(*fx.topo, 512, hot));
+    EXPECT_NE(hot, preset);
+}
+
 // Whether D is the end of a monotone staircase of L unit steps on an 8x8x8
 // torus, by brute force over the unwrapped end points.
 static bool reached_by_staircase(const std::vector<int> &D, int L) {
