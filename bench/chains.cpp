@@ -110,6 +110,28 @@ void print_row(bool markdown, const std::string &size, int n, const std::string 
     std::fflush(stdout);
 }
 
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// The comparisons of one size and preset: how often the run the mode asks
+// about ended lower, both runs' total seconds and F/F_min medians.
+struct Tally {
+    int won = 0, total = 0;
+    double a_s = 0, b_s = 0;
+    std::vector<double> a_f, b_f;
+    void add(const Run &a, const Run &b, bool won_here) {
+        won += won_here;
+        ++total;
+        a_s += a.seconds;
+        b_s += b.seconds;
+        a_f.push_back(a.ratio);
+        b_f.push_back(b.ratio);
+    }
+};
+
 // SAGE-like graphs of --band: cells per task (13824 is the workload's default).
 const int kSageCells[] = {13824, 8000, 2744, 21952, 1000};
 
@@ -155,8 +177,7 @@ int band_mode(const std::vector<std::string> &sizes, bool markdown, bool search)
         const std::unique_ptr<Topology> topo = torus_or_usage(size);
         const int n = topo->size();
         for (const bool quality : search ? std::vector<bool>{false} : std::vector<bool>{false, true}) {
-            int won = 0, total = 0;
-            double a_s = 0, b_s = 0;
+            Tally t;
             for (const int cells : kSageCells) {
                 const Graph g = workload_sage(n, cells);
                 AutoContext a_ctx = quality ? auto_preset(n) : auto_fast_preset(n), b_ctx = a_ctx;
@@ -171,10 +192,7 @@ int band_mode(const std::vector<std::string> &sizes, bool markdown, bool search)
                 const bool same = a.place == b.place;
                 // "won": the chains (a) ended lower; with --band-search, the band search (b) did
                 const bool won_here = !same && (search ? b.ratio < a.ratio : a.ratio < b.ratio);
-                won += won_here;
-                ++total;
-                a_s += a.seconds;
-                b_s += b.seconds;
+                t.add(a, b, won_here);
                 const char *verdict = won_here ? "yes" : same ? "no (same placement)" : "no";
                 const std::string name = "sage-" + std::to_string(cells);
                 print_row(markdown, size, n, name, quality ? "quality" : "fast", a, b, verdict);
@@ -184,23 +202,17 @@ int band_mode(const std::vector<std::string> &sizes, bool markdown, bool search)
                 std::snprintf(line, sizeof line,
                               "  %s fast: the band search ended lower in %d of %d graphs; %.1f s without it, %.1f s "
                               "with it\n",
-                              size.c_str(), won, total, a_s, b_s);
+                              size.c_str(), t.won, t.total, t.a_s, t.b_s);
             else
                 std::snprintf(line, sizeof line,
                               "  %s %s: the chains ended lower in %d of %d graphs; %.1f s with them, %.1f s "
                               "without\n",
-                              size.c_str(), quality ? "quality" : "fast", won, total, a_s, b_s);
+                              size.c_str(), quality ? "quality" : "fast", t.won, t.total, t.a_s, t.b_s);
             summary += line;
         }
     }
     std::printf("\n%s", summary.c_str());
     return 0;
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 // --band-temperature: the large-tile temperatures (b) against the small-tile
@@ -223,9 +235,7 @@ int band_temperature_mode(const std::vector<std::string> &sizes, int seeds, bool
         const std::unique_ptr<Topology> topo = torus_or_usage(size);
         const int n = topo->size();
         for (const bool quality : {false, true}) {
-            int won = 0, total = 0;
-            double a_s = 0, b_s = 0;
-            std::vector<double> a_f, b_f;
+            Tally t;
             for (const int cells : kSageCells) {
                 const Graph g = workload_sage(n, cells);
                 for (int m = 0; m < (quality ? 1 : seeds); ++m) {
@@ -234,12 +244,7 @@ int band_temperature_mode(const std::vector<std::string> &sizes, int seeds, bool
                     const uint64_t seed = rankmap_portfolio_seed(1, m);
                     const Run a = map_once(g, *topo, a_ctx, seed), b = map_once(g, *topo, b_ctx, seed);
                     const bool same = a.place == b.place, b_won = !same && b.ratio < a.ratio;
-                    won += b_won;
-                    ++total;
-                    a_s += a.seconds;
-                    b_s += b.seconds;
-                    a_f.push_back(a.ratio);
-                    b_f.push_back(b.ratio);
+                    t.add(a, b, b_won);
                     std::string name = "sage-" + std::to_string(cells);
                     if (!quality && seeds > 1) name += " m" + std::to_string(m);
                     print_row(markdown, size, n, name, quality ? "quality" : "fast", a, b,
@@ -250,7 +255,8 @@ int band_temperature_mode(const std::vector<std::string> &sizes, int seeds, bool
             std::snprintf(line, sizeof line,
                           "  %s %s: the large-tile temperatures ended lower in %d of %d runs; median F/F_min %.4f "
                           "small, %.4f large; %.1f s small, %.1f s large\n",
-                          size.c_str(), quality ? "quality" : "fast", won, total, median(a_f), median(b_f), a_s, b_s);
+                          size.c_str(), quality ? "quality" : "fast", t.won, t.total, median(t.a_f), median(t.b_f), t.a_s,
+                          t.b_s);
             summary += line;
         }
     }
@@ -302,8 +308,7 @@ int irregular_mode(const std::vector<std::string> &sizes, int graphs, int seeds,
         const std::unique_ptr<Topology> topo = torus_or_usage(size);
         const int n = topo->size();
         for (const bool quality : ml ? std::vector<bool>{false, true} : std::vector<bool>{false}) {
-            int won = 0, total = 0;
-            double a_s = 0, b_s = 0;
+            Tally t;
             for (int k = 0; k <= graphs; ++k) {
                 const bool sage = k == graphs;
                 const std::string gname = sage ? "sage-scrambled" : "umt-" + std::to_string(k + 1);
@@ -329,10 +334,7 @@ int irregular_mode(const std::vector<std::string> &sizes, int graphs, int seeds,
                     }
                     const Run a = map_once(g, *topo, with, seed), b = map_once(g, *topo, without, seed);
                     const bool same = a.place == b.place, a_won = !same && a.ratio < b.ratio;
-                    won += a_won;
-                    ++total;
-                    a_s += a.seconds;
-                    b_s += b.seconds;
+                    t.add(a, b, a_won);
                     const char *verdict = a_won ? "yes" : same ? "no (same placement)" : "no";
                     print_row(markdown, size, n, name, quality ? "quality" : "fast", a, b, verdict);
                 }
@@ -344,7 +346,7 @@ int irregular_mode(const std::vector<std::string> &sizes, int graphs, int seeds,
                           : hot   ? "the hot chain"
                           : other ? "the cold chain from another start"
                                   : "the cold chain from the hot chain's start",
-                          won, total, seeds == 1 ? "graphs" : "runs", a_s, b_s);
+                          t.won, t.total, seeds == 1 ? "graphs" : "runs", t.a_s, t.b_s);
             summary += line;
         }
     }
