@@ -34,6 +34,11 @@
 // with seed 1; "large won" says when the large-tile temperatures ended
 // lower, and the summary gives both columns' medians.
 //
+// --band-phase2: phase 2 of the band search (the AutoContext field
+// band_phase2_translations) on phase 1's best three translations and on
+// its best one, on the same graphs at 32,768 and 65,536 tasks, with the
+// same seeds; "one won" says when one translation ended lower.
+//
 // --multilevel: the multilevel path (multilevel.cpp; the AutoContext field
 // multilevel) forced on at every size and left out (the drawing and its
 // chain), both presets, on the default mode's graphs at 32,768 and 65,536
@@ -49,10 +54,11 @@
 // --seeds K: every graph is mapped with the seeds of the in-call
 // portfolio's members 0..K-1 (rankmap_portfolio_seed of seed 1; member 0's
 // is seed 1 itself), each a row; default 1 (8 with --cold-other, whose
-// case arises for some seeds only; 4 with --band-temperature, whose
-// results scatter with the seed).
+// case arises for some seeds only; 4 with --band-temperature and
+// --band-phase2, whose results scatter with the seed).
 //
-//   bench/chains [--hot | --band | --band-search | --band-temperature | --multilevel | --cold-other]
+//   bench/chains [--hot | --band | --band-search | --band-temperature | --band-phase2 | --multilevel
+//                 | --cold-other]
 //                [--sizes 16x16x8,16x16x16,32x16x16]
 //                [--graphs 5] [--seeds K] [--markdown]
 #include <algorithm>
@@ -116,6 +122,8 @@ double median(std::vector<double> v) {
     return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+double worst(const std::vector<double> &v) { return v.empty() ? 0 : *std::max_element(v.begin(), v.end()); }
+
 // The comparisons of one size and preset: how often the run the mode asks
 // about ended lower, both runs' total seconds and F/F_min medians.
 struct Tally {
@@ -137,8 +145,8 @@ const int kSageCells[] = {13824, 8000, 2744, 21952, 1000};
 
 [[noreturn]] void usage(const std::string &why) {
     std::fprintf(stderr,
-                 "bench/chains: %s\nusage: bench/chains [--hot | --band | --band-search | --band-temperature | --multilevel "
-                 "| --cold-other] [--sizes AxBxC,...] [--graphs N] [--seeds K] [--markdown]\n",
+                 "bench/chains: %s\nusage: bench/chains [--hot | --band | --band-search | --band-temperature | --band-phase2 "
+                 "| --multilevel | --cold-other] [--sizes AxBxC,...] [--graphs N] [--seeds K] [--markdown]\n",
                  why.c_str());
     std::exit(2);
 }
@@ -215,21 +223,32 @@ int band_mode(const std::vector<std::string> &sizes, bool markdown, bool search)
     return 0;
 }
 
-// --band-temperature: the large-tile temperatures (b) against the small-tile
-// ones at every tile size (a: large_tile = 0), fast with the seeds of
-// portfolio members 0..seeds-1 and quality with seed 1.
-int band_temperature_mode(const std::vector<std::string> &sizes, int seeds, bool markdown) {
-    std::printf("one core: SAGE-like graphs in rank order (band graphs); the band search's tile annealing with the "
-                "small-tile temperatures at every tile size (large_tile = 0) and with the large-tile ones for tiles "
-                "of %d tasks and more (the preset); fast with the seeds of portfolio members 0..%d, quality with "
-                "seed 1; F/F_min and seconds of each\n\n",
-                BandContext{}.large_tile, seeds - 1);
+// One band setting against the preset (b), on --band's graphs: fast with
+// the seeds of portfolio members 0..seeds-1 and quality with seed 1.
+struct BandAb {
+    std::string what;                        // the first line's description of a and b
+    const char *a_name, *b_name, *won_name;  // column heads
+    const char *summary;                     // "the ... ended lower"
+    void (*make_a)(AutoContext &);           // a: the preset with this change
+};
+
+// --band-temperature: a with the small-tile temperatures at every tile
+// size (large_tile = 0).
+void small_tiles_only(AutoContext &c) { c.band.large_tile = 0; }
+// --band-phase2: a with phase 2 on phase 1's best three translations.
+void phase2_three(AutoContext &c) { c.band_phase2_translations = 3; }
+
+int band_ab_mode(const std::vector<std::string> &sizes, int seeds, bool markdown, const BandAb &m) {
+    std::printf("one core: SAGE-like graphs in rank order (band graphs); %s; fast with the seeds of portfolio "
+                "members 0..%d, quality with seed 1; F/F_min and seconds of each\n\n",
+                m.what.c_str(), seeds - 1);
     if (markdown)
-        std::printf("| torus | tasks | graph | preset | small: F/F_min | seconds | large: F/F_min | seconds | large won |\n"
-                    "|---|---:|---|---|---:|---:|---:|---:|---|\n");
+        std::printf("| torus | tasks | graph | preset | %s: F/F_min | seconds | %s: F/F_min | seconds | %s |\n"
+                    "|---|---:|---|---|---:|---:|---:|---:|---|\n",
+                    m.a_name, m.b_name, m.won_name);
     else
-        std::printf("%-10s %6s %-14s %-8s %10s %8s %10s %8s %s\n", "torus", "tasks", "graph", "preset", "small", "s",
-                    "large", "s", "large won");
+        std::printf("%-10s %6s %-14s %-8s %10s %8s %10s %8s %s\n", "torus", "tasks", "graph", "preset", m.a_name, "s",
+                    m.b_name, "s", m.won_name);
     std::string summary;
     for (const std::string &size : sizes) {
         const std::unique_ptr<Topology> topo = torus_or_usage(size);
@@ -238,25 +257,26 @@ int band_temperature_mode(const std::vector<std::string> &sizes, int seeds, bool
             Tally t;
             for (const int cells : kSageCells) {
                 const Graph g = workload_sage(n, cells);
-                for (int m = 0; m < (quality ? 1 : seeds); ++m) {
+                for (int k = 0; k < (quality ? 1 : seeds); ++k) {
                     AutoContext b_ctx = quality ? auto_preset(n) : auto_fast_preset(n), a_ctx = b_ctx;
-                    a_ctx.band.large_tile = 0;
-                    const uint64_t seed = rankmap_portfolio_seed(1, m);
+                    m.make_a(a_ctx);
+                    const uint64_t seed = rankmap_portfolio_seed(1, k);
                     const Run a = map_once(g, *topo, a_ctx, seed), b = map_once(g, *topo, b_ctx, seed);
                     const bool same = a.place == b.place, b_won = !same && b.ratio < a.ratio;
                     t.add(a, b, b_won);
                     std::string name = "sage-" + std::to_string(cells);
-                    if (!quality && seeds > 1) name += " m" + std::to_string(m);
+                    if (!quality && seeds > 1) name += " m" + std::to_string(k);
                     print_row(markdown, size, n, name, quality ? "quality" : "fast", a, b,
                               b_won ? "yes" : same ? "no (same placement)" : "no");
                 }
             }
-            char line[320];
+            char line[400];
             std::snprintf(line, sizeof line,
-                          "  %s %s: the large-tile temperatures ended lower in %d of %d runs; median F/F_min %.4f "
-                          "small, %.4f large; %.1f s small, %.1f s large\n",
-                          size.c_str(), quality ? "quality" : "fast", t.won, t.total, median(t.a_f), median(t.b_f), t.a_s,
-                          t.b_s);
+                          "  %s %s: %s ended lower in %d of %d runs; median F/F_min %.4f %s, %.4f %s; worst %.4f, "
+                          "%.4f; %.1f s %s, %.1f s %s\n",
+                          size.c_str(), quality ? "quality" : "fast", m.summary, t.won, t.total, median(t.a_f),
+                          m.a_name, median(t.b_f), m.b_name, worst(t.a_f), worst(t.b_f), t.a_s, m.a_name, t.b_s,
+                          m.b_name);
             summary += line;
         }
     }
@@ -359,15 +379,16 @@ int irregular_mode(const std::vector<std::string> &sizes, int graphs, int seeds,
 int main(int argc, char **argv) {
     std::vector<std::string> sizes;
     int graphs = 5, seeds = 0;
-    bool markdown = false, band = false, band_search = false, band_temp = false, hot = false, ml = false,
-         other = false;
+    bool markdown = false, band = false, band_search = false, band_temp = false, band_p2 = false, hot = false,
+         ml = false, other = false;
     for (int i = 1; i < argc; ++i) {
         const std::string opt = argv[i];
         if (opt == "--markdown" || opt == "--hot" || opt == "--band" || opt == "--band-search" ||
-            opt == "--band-temperature" || opt == "--multilevel" || opt == "--cold-other") {
+            opt == "--band-temperature" || opt == "--band-phase2" || opt == "--multilevel" || opt == "--cold-other") {
             (opt == "--band"               ? band
              : opt == "--band-search"      ? band_search
              : opt == "--band-temperature" ? band_temp
+             : opt == "--band-phase2"      ? band_p2
              : opt == "--hot"         ? hot
              : opt == "--multilevel"  ? ml
              : opt == "--cold-other"  ? other
@@ -387,20 +408,31 @@ int main(int argc, char **argv) {
             usage("unknown option " + opt);
     }
     if (graphs < 1 || graphs > 64) usage("--graphs must be 1..64");
-    if (band + band_search + band_temp + hot + ml + other > 1)
-        usage("--hot, --band, --band-search, --band-temperature, --multilevel and --cold-other are separate runs");
-    if (seeds == 0) seeds = other ? 8 : band_temp ? 4 : 1;
+    if (band + band_search + band_temp + band_p2 + hot + ml + other > 1)
+        usage("--hot, --band, --band-search, --band-temperature, --band-phase2, --multilevel and --cold-other are "
+              "separate runs");
+    if (seeds == 0) seeds = other ? 8 : band_temp || band_p2 ? 4 : 1;
     if (seeds > 1 && (band || band_search))
-        usage("--seeds applies to --band-temperature and the irregular graphs' modes");
+        usage("--seeds applies to --band-temperature, --band-phase2 and the irregular graphs' modes");
     if (sizes.empty())
         sizes = band                ? std::vector<std::string>{"8x8x8", "16x16x8", "16x16x16"}
-                : band_search || ml ? std::vector<std::string>{"32x32x32", "64x32x32"}
+                : band_search || ml || band_p2 ? std::vector<std::string>{"32x32x32", "64x32x32"}
                 : band_temp ? std::vector<std::string>{"16x16x16", "32x16x16", "32x32x16", "32x32x32", "64x32x32"}
                 : hot               ? std::vector<std::string>{"8x8x8", "16x8x8", "32x16", "16x16x4"}
                 : other             ? std::vector<std::string>{"16x16x16", "32x16x16", "32x32x16"}
                                     : std::vector<std::string>{"16x16x8", "16x16x16", "32x16x16"};
     if (band || band_search) return band_mode(sizes, markdown, band_search);
-    if (band_temp) return band_temperature_mode(sizes, seeds, markdown);
+    if (band_temp)
+        return band_ab_mode(sizes, seeds, markdown,
+                            {"the band search's tile annealing with the small-tile temperatures at every tile size "
+                             "(large_tile = 0) and with the large-tile ones for tiles of " +
+                                 std::to_string(BandContext{}.large_tile) + " tasks and more (the preset)",
+                             "small", "large", "large won", "the large-tile temperatures", small_tiles_only});
+    if (band_p2)
+        return band_ab_mode(sizes, seeds, markdown,
+                            {"phase 2 of the band search on phase 1's best three translations "
+                             "(band_phase2_translations = 3) and on its best one (the preset above 16,384 tasks)",
+                             "three", "one", "one won", "phase 2 on one translation", phase2_three});
     return irregular_mode(sizes, graphs, seeds, markdown,
                           ml      ? Irregular::Multilevel
                           : hot   ? Irregular::Hot

@@ -30,8 +30,8 @@
 // what remains.  (4) The best tile is expanded to all N tasks.  The caller
 // (auto) polishes it with Kernighan-Lin, keeps it if its true F is the
 // lowest, and may run a second, longer search on the first one's best few
-// translations (BandOptions::ranking; auto: three).  Deterministic for a
-// seed.
+// translations (BandOptions::ranking; auto: three, one above 16,384 tasks).
+// Deterministic for a seed.
 //
 // Staircase prediction.  Short annealings do not rank the translations as
 // long ones do (their scatter exceeds the gaps between translations).  So

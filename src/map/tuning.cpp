@@ -84,10 +84,16 @@ AutoContext auto_preset(int n) {
     if (n > kFastLarge) {
         leave_out_large_size_steps(c);
         // Phase 1 screens hundreds of translations there, too briefly to
-        // rank them; with this much more work on its best three, phase 2
-        // ended 3-17 % lower on the ten SAGE-like graphs of bench/chains
-        // --band-search (32,768 and 65,536 tasks), 2-7 s later with fast.
+        // rank them; with this much more work phase 2 ended 3-17 % lower on
+        // the ten SAGE-like graphs of bench/chains --band-search (32,768 and
+        // 65,536 tasks), 2-7 s later with fast.
         c.band_phase2_extra = 1.5;
+        // All of phase 2 on phase 1's best translation: a tile chain of 1024
+        // tasks ends far lower with twice the work, and its scatter between
+        // seeds exceeds the gaps between the good translations, so one long
+        // chain ends lower than short rounds choosing among three
+        // (bench/chains --band-phase2).
+        c.band_phase2_translations = 1;
         // Quality: KL after the multilevel chain until a pass gains nothing,
         // and the drawing and chains as well: on scrambled SAGE-like 65,536
         // tasks they ended lower than the multilevel path, on UMT-like
