@@ -32,7 +32,7 @@
 // size (large_tile = 0), on --band's graphs from 4096 to 65,536 tasks:
 // fast with the seeds of portfolio members 0..K-1 (default 4), quality
 // with seed 1; "large won" says when the large-tile temperatures ended
-// lower, and the summary gives both columns' medians.
+// lower, and the summary gives both columns' medians and worst runs.
 //
 // --band-phase2: phase 2 of the band search (the AutoContext field
 // band_phase2_translations) on phase 1's best three translations and on

@@ -89,10 +89,10 @@ AutoContext auto_preset(int n) {
         // 65,536 tasks), 2-7 s later with fast.
         c.band_phase2_extra = 1.5;
         // All of phase 2 on phase 1's best translation: a tile chain of 1024
-        // tasks ends far lower with twice the work, and its scatter between
-        // seeds exceeds the gaps between the good translations, so one long
-        // chain ends lower than short rounds choosing among three
-        // (bench/chains --band-phase2).
+        // tasks ends lower the longer it runs, and its scatter between seeds
+        // exceeds the gaps between the good translations, so one long chain
+        // ended lower than short rounds choosing among three (bench/chains
+        // --band-phase2).
         c.band_phase2_translations = 1;
         // Quality: KL after the multilevel chain until a pass gains nothing,
         // and the drawing and chains as well: on scrambled SAGE-like 65,536
