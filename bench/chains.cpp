@@ -34,6 +34,16 @@
 // with seed 1; "large won" says when the large-tile temperatures ended
 // lower, and the summary gives both columns' medians and worst runs.
 //
+// --band-phase1: fast's band search above 32,768 tasks (phase 1's
+// successive halving keeps a ninth of the translations per round, phase 2
+// gets the time that saves: BandContext::halving_factor 9 and
+// band_phase2_extra 2.3) against a third per round and auto_preset's
+// phase 2 (3 and 1.5), fast only, on --band-phase2's graphs at 65,536
+// tasks, with the seeds of members 0-7; "ninths won" says when the
+// preset ended lower, and the summary gives both columns' seconds (both
+// with the current translation tables, which took phase 1 1.7 s instead of
+// 2.5 at 65,536 tasks; the extra phase 2 work spends that).
+//
 // --band-phase2: phase 2 of the band search (the AutoContext field
 // band_phase2_translations) on phase 1's best three translations and on
 // its best one, on the same graphs at 32,768 and 65,536 tasks, with the
@@ -54,11 +64,12 @@
 // --seeds K: every graph is mapped with the seeds of the in-call
 // portfolio's members 0..K-1 (rankmap_portfolio_seed of seed 1; member 0's
 // is seed 1 itself), each a row; default 1 (8 with --cold-other, whose
-// case arises for some seeds only; 4 with --band-temperature and
-// --band-phase2, whose results scatter with the seed).
+// case arises for some seeds only, and with --band-phase1; 4 with
+// --band-temperature and --band-phase2, whose results scatter with the
+// seed).
 //
-//   bench/chains [--hot | --band | --band-search | --band-temperature | --band-phase2 | --multilevel
-//                 | --cold-other]
+//   bench/chains [--hot | --band | --band-search | --band-temperature | --band-phase1 | --band-phase2
+//                 | --multilevel | --cold-other]
 //                [--sizes 16x16x8,16x16x16,32x16x16]
 //                [--graphs 5] [--seeds K] [--markdown]
 #include <algorithm>
@@ -145,8 +156,8 @@ const int kSageCells[] = {13824, 8000, 2744, 21952, 1000};
 
 [[noreturn]] void usage(const std::string &why) {
     std::fprintf(stderr,
-                 "bench/chains: %s\nusage: bench/chains [--hot | --band | --band-search | --band-temperature | --band-phase2 "
-                 "| --multilevel | --cold-other] [--sizes AxBxC,...] [--graphs N] [--seeds K] [--markdown]\n",
+                 "bench/chains: %s\nusage: bench/chains [--hot | --band | --band-search | --band-temperature | --band-phase1 "
+                 "| --band-phase2 | --multilevel | --cold-other] [--sizes AxBxC,...] [--graphs N] [--seeds K] [--markdown]\n",
                  why.c_str());
     std::exit(2);
 }
@@ -230,6 +241,7 @@ struct BandAb {
     const char *a_name, *b_name, *won_name;  // column heads
     const char *summary;                     // "the ... ended lower"
     void (*make_a)(AutoContext &);           // a: the preset with this change
+    bool fast_only = false;                  // the setting is fast's alone (quality's rows would be the same)
 };
 
 // --band-temperature: a with the small-tile temperatures at every tile
@@ -237,11 +249,18 @@ struct BandAb {
 void small_tiles_only(AutoContext &c) { c.band.large_tile = 0; }
 // --band-phase2: a with phase 2 on phase 1's best three translations.
 void phase2_three(AutoContext &c) { c.band_phase2_translations = 3; }
+// --band-phase1: a with phase 1 keeping a third of the translations per
+// round and phase 2 on auto_preset's work (fast's preset: a ninth, and
+// phase 2 gets the time that saves).
+void phase1_thirds(AutoContext &c) {
+    c.band.halving_factor = 3;
+    c.band_phase2_extra = 1.5;
+}
 
 int band_ab_mode(const std::vector<std::string> &sizes, int seeds, bool markdown, const BandAb &m) {
     std::printf("one core: SAGE-like graphs in rank order (band graphs); %s; fast with the seeds of portfolio "
-                "members 0..%d, quality with seed 1; F/F_min and seconds of each\n\n",
-                m.what.c_str(), seeds - 1);
+                "members 0..%d%s; F/F_min and seconds of each\n\n",
+                m.what.c_str(), seeds - 1, m.fast_only ? "" : ", quality with seed 1");
     if (markdown)
         std::printf("| torus | tasks | graph | preset | %s: F/F_min | seconds | %s: F/F_min | seconds | %s |\n"
                     "|---|---:|---|---|---:|---:|---:|---:|---|\n",
@@ -254,6 +273,7 @@ int band_ab_mode(const std::vector<std::string> &sizes, int seeds, bool markdown
         const std::unique_ptr<Topology> topo = torus_or_usage(size);
         const int n = topo->size();
         for (const bool quality : {false, true}) {
+            if (quality && m.fast_only) continue;
             Tally t;
             for (const int cells : kSageCells) {
                 const Graph g = workload_sage(n, cells);
@@ -379,15 +399,17 @@ int irregular_mode(const std::vector<std::string> &sizes, int graphs, int seeds,
 int main(int argc, char **argv) {
     std::vector<std::string> sizes;
     int graphs = 5, seeds = 0;
-    bool markdown = false, band = false, band_search = false, band_temp = false, band_p2 = false, hot = false,
-         ml = false, other = false;
+    bool markdown = false, band = false, band_search = false, band_temp = false, band_p1 = false, band_p2 = false,
+         hot = false, ml = false, other = false;
     for (int i = 1; i < argc; ++i) {
         const std::string opt = argv[i];
         if (opt == "--markdown" || opt == "--hot" || opt == "--band" || opt == "--band-search" ||
-            opt == "--band-temperature" || opt == "--band-phase2" || opt == "--multilevel" || opt == "--cold-other") {
+            opt == "--band-temperature" || opt == "--band-phase1" || opt == "--band-phase2" || opt == "--multilevel" ||
+            opt == "--cold-other") {
             (opt == "--band"               ? band
              : opt == "--band-search"      ? band_search
              : opt == "--band-temperature" ? band_temp
+             : opt == "--band-phase1"      ? band_p1
              : opt == "--band-phase2"      ? band_p2
              : opt == "--hot"         ? hot
              : opt == "--multilevel"  ? ml
@@ -408,15 +430,16 @@ int main(int argc, char **argv) {
             usage("unknown option " + opt);
     }
     if (graphs < 1 || graphs > 64) usage("--graphs must be 1..64");
-    if (band + band_search + band_temp + band_p2 + hot + ml + other > 1)
-        usage("--hot, --band, --band-search, --band-temperature, --band-phase2, --multilevel and --cold-other are "
-              "separate runs");
-    if (seeds == 0) seeds = other ? 8 : band_temp || band_p2 ? 4 : 1;
+    if (band + band_search + band_temp + band_p1 + band_p2 + hot + ml + other > 1)
+        usage("--hot, --band, --band-search, --band-temperature, --band-phase1, --band-phase2, --multilevel and "
+              "--cold-other are separate runs");
+    if (seeds == 0) seeds = other || band_p1 ? 8 : band_temp || band_p2 ? 4 : 1;
     if (seeds > 1 && (band || band_search))
-        usage("--seeds applies to --band-temperature, --band-phase2 and the irregular graphs' modes");
+        usage("--seeds applies to --band-temperature, --band-phase1, --band-phase2 and the irregular graphs' modes");
     if (sizes.empty())
         sizes = band                ? std::vector<std::string>{"8x8x8", "16x16x8", "16x16x16"}
                 : band_search || ml || band_p2 ? std::vector<std::string>{"32x32x32", "64x32x32"}
+                : band_p1           ? std::vector<std::string>{"64x32x32"}
                 : band_temp ? std::vector<std::string>{"16x16x16", "32x16x16", "32x32x16", "32x32x32", "64x32x32"}
                 : hot               ? std::vector<std::string>{"8x8x8", "16x8x8", "32x16", "16x16x4"}
                 : other             ? std::vector<std::string>{"16x16x16", "32x16x16", "32x32x16"}
@@ -428,6 +451,12 @@ int main(int argc, char **argv) {
                              "(large_tile = 0) and with the large-tile ones for tiles of " +
                                  std::to_string(BandContext{}.large_tile) + " tasks and more (the preset)",
                              "small", "large", "large won", "the large-tile temperatures", small_tiles_only});
+    if (band_p1)
+        return band_ab_mode(sizes, seeds, markdown,
+                            {"fast's band search with phase 1 keeping a third of the translations per round and "
+                             "phase 2 on auto_preset's work (halving_factor = 3, band_phase2_extra = 1.5) and with "
+                             "fast's preset above 32,768 tasks (a ninth; phase 2 gets the time that saves)",
+                             "thirds", "ninths", "ninths won", "the preset", phase1_thirds, true});
     if (band_p2)
         return band_ab_mode(sizes, seeds, markdown,
                             {"phase 2 of the band search on phase 1's best three translations "

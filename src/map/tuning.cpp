@@ -23,6 +23,13 @@ constexpr int kColdFromDrawingMax = 2048;
 // on 3 of 3 graphs with fast and 2 of 3 with quality; at 32,768 on 1 of 3
 // and 0 of 3 (bench/chains --multilevel, chains-multilevel.md).
 constexpr int kMultilevelMin = 32768;
+// Above this size fast's band search keeps a ninth of the translations
+// per halving round and gives phase 2 more work: at 65,536 tasks phase
+// 1's rounds have the minimum length (min_round_proposals), so fewer
+// rounds cost less; at 32,768 they are longer, fewer rounds saved no time
+// and the extra phase 2 work made fast about 30 % slower (8.1 -> 10.8 s on
+// two graphs).
+constexpr int kBandNinthsMin = 32768;
 // Size classes of congestion (auto's own cost grows with N).
 constexpr int kCongestionMedium = 8192;
 // Size classes of the hierarchy mapper.
@@ -135,6 +142,20 @@ AutoContext auto_fast_preset(int n) {
     }
     c.multilevel.kl_passes = 1;  // one pass brings most of KL's gain (bench/scale)
     c.multilevel.and_chains = false;
+    if (n > kBandNinthsMin) {
+        // Band search: phase 1's successive halving keeps a ninth of the
+        // translations per round instead of a third (477 translations: four
+        // rounds instead of seven; the later rounds choose among good
+        // translations on the tile chains' luck), and phase 2 gets 0.8
+        // units more than auto_preset's extra: about the 1.4 s that the
+        // fewer rounds and band.cpp's translation tables save on
+        // bench/scale's graph.  On the five graphs of bench/chains
+        // --band-phase1 fast ended lower in 25 of 40 runs (median F/F_min
+        // 1.512 -> 1.494); with the tables' saving counted it takes 0.1-1.6
+        // s longer there (bench/scale's graph: 0.1 s).
+        c.band.halving_factor = 9;
+        c.band_phase2_extra = 2.3;
+    }
     // auto_preset took leave_out_large_size_steps (no cold chain).  The band
     // search stays: with no chain after a winning band result it ended
     // lower than the chain from the graph drawing on every SAGE-like graph
