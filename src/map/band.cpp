@@ -132,16 +132,49 @@ double periodise(const Graph &sym, const std::vector<int> &offsets, int P, TileM
     return dev / total;
 }
 
-// Node table of the translation x -> x + D.
+// Row-major node-number strides of the torus (the last dimension fastest,
+// as TorusTopology numbers its nodes).
+std::vector<int> node_strides(const TorusTopology &topo) {
+    const auto &dims = topo.dims();
+    std::vector<int> stride(dims.size());
+    for (int k = static_cast<int>(dims.size()) - 1, s = 1; k >= 0; --k) {
+        stride[k] = s;
+        s *= dims[k];
+    }
+    return stride;
+}
+
+// Node table of the translation x -> x + D: an odometer over the
+// coordinates x of v = 0, 1, ... carries u = v + D along (N * 1-2 steps; a
+// band search sets up hundreds of these).
 std::vector<int> translation_table(const TorusTopology &topo, const std::vector<int> &D) {
     const int N = topo.size(), nd = topo.ndims();
     const auto &dims = topo.dims();
-    std::vector<int> out(N), x(nd);
-    for (int v = 0; v < N; ++v) {
-        topo.coords(v, x.data());
-        for (int k = 0; k < nd; ++k) x[k] = (x[k] + D[k]) % dims[k];
-        out[v] = topo.node_at(x.data());
+    const std::vector<int> stride = node_strides(topo);
+    std::vector<int> out(N), x(nd, 0), dk(nd);
+    int u = 0;
+    for (int k = 0; k < nd; ++k) {
+        dk[k] = ((D[k] % dims[k]) + dims[k]) % dims[k];
+        u += dk[k] * stride[k];
     }
+    for (int v = 0; v < N; ++v) {
+        out[v] = u;
+        for (int k = nd - 1; k >= 0; --k) {
+            u += stride[k];
+            if (x[k] + dk[k] == dims[k] - 1) u -= dims[k] * stride[k];  // v + D wraps in dimension k
+            if (++x[k] < dims[k]) break;
+            x[k] = 0;
+        }
+    }
+#ifdef RANKMAP_DEBUG_CHECKS
+    std::vector<int> c(nd);
+    for (int v = 0; v < N; ++v) {
+        topo.coords(v, c.data());
+        for (int k = 0; k < nd; ++k) c[k] = (c[k] + dk[k]) % dims[k];
+        if (out[v] != topo.node_at(c.data()))
+            throw Error("band: the odometer's translation table differs from the coordinates'", ErrorKind::Internal);
+    }
+#endif
     return out;
 }
 
@@ -221,36 +254,8 @@ public:
         nd_ = !dist_.dense() && fd.fast() && nd <= kMaxDims ? nd : 0;
         for (int k = 0; k < nd_; ++k)
             if (fd.dim_table(k)[0] != 0.0) nd_ = 0;  // a node's distance to itself is 0, the sums below rely on it
-        // fwd[v] = v + D (row-major node numbers).
-        std::vector<int> fwd(N);
-        {
-            std::vector<int> stride(nd), dk(nd);
-            const auto &dims = topo.dims();
-            for (int k = nd - 1, s = 1; k >= 0; --k) {
-                stride[k] = s;
-                s *= dims[k];
-                dk[k] = ((D[k] % dims[k]) + dims[k]) % dims[k];
-            }
-            for (int k = 0; k < std::min(nd, kMaxDims); ++k) len_[k] = dims[k], stride_[k] = stride[k];
-            // Odometer over the coordinates x of v = 0, 1, ... (the last
-            // dimension fastest); u = v + D.
-            std::vector<int> x(nd, 0);
-            int u = 0;
-            for (int k = 0; k < nd; ++k) u += dk[k] * stride[k];
-            for (int v = 0; v < N; ++v) {
-                fwd[v] = u;
-                for (int k = nd - 1; k >= 0; --k) {
-                    u += stride[k];
-                    if (x[k] + dk[k] == dims[k] - 1) u -= dims[k] * stride[k];  // v + D wraps in dimension k
-                    if (++x[k] < dims[k]) break;
-                    x[k] = 0;
-                }
-            }
-        }
-#ifdef RANKMAP_DEBUG_CHECKS
-        if (fwd != translation_table(topo, D))
-            throw Error("band: the odometer's translation table differs from the coordinates'", ErrorKind::Internal);
-#endif
+        const std::vector<int> fwd = translation_table(topo, D), stride = node_strides(topo);
+        for (int k = 0; k < std::min(nd, kMaxDims); ++k) len_[k] = topo.dims()[k], stride_[k] = stride[k];
         // Without coordinates: trans_[(s + K) * N + v] = v + s D, s in [-K, K].
         if (nd_ == 0) {
             std::vector<int> inv(N);
