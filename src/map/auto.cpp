@@ -79,6 +79,7 @@
 #include "map/hier.hpp"
 #include "map/multilevel.hpp"
 #include "map/tuning.hpp"
+#include "topology/torus.hpp"
 
 namespace rankmap {
 
@@ -412,13 +413,26 @@ void AutoRun::chain(const std::string &name, const std::vector<int> &start, bool
     offer(std::move(pl));
 }
 
+// A torus of at least three dimensions, all wrapped, every extent at
+// least `min_extent` (0: none is).  There the graph drawing's layout is
+// right at large scale, and a hot chain from it melts it and never ended
+// lower than the cold chain that repairs it (tuning.cpp: auto_fast_preset).
+bool deep_torus(const Topology &topo, int min_extent) {
+    const auto *t = dynamic_cast<const TorusTopology *>(&topo);
+    if (min_extent <= 0 || !t || t->has_local() || t->ndims() < 3) return false;
+    for (int k = 0; k < t->ndims(); ++k)
+        if (!t->wrap()[k] || t->dims()[k] < min_extent) return false;
+    return true;
+}
+
 // The hot chain (seed 000 schedule) and the cold one (it keeps its start's
 // large-scale layout and repairs the local one), each KL-polished.
 void AutoRun::chains() {
-    if (c_.hot_share > 0)
+    if (c_.hot_share > 0 && !deep_torus(p_.topo, c_.hot_skip_min_extent))
         chain("hot chain", *hot_start_, false, c_.hot_share, c_.hot_time_share, c_.hot_kl_share, c_.hot_salt);
     else if (p_.progress)
-        p_.progress("auto: no hot chain");
+        p_.progress(c_.hot_share > 0 ? "auto: no hot chain (a deep torus: the drawing's layout stands)"
+                                     : "auto: no hot chain");
     if (dl_.expired() || c_.cold_share <= 0) return;
     // The context may keep the cold chain from a start the hot chain has
     // already annealed with more work (tuning.cpp says where and why).

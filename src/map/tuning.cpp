@@ -30,6 +30,9 @@ constexpr int kMultilevelMin = 32768;
 // and the extra phase 2 work made fast about 30 % slower (8.1 -> 10.8 s on
 // two graphs).
 constexpr int kBandNinthsMin = 32768;
+// Up to kSmall tasks fast runs no hot chain on a 3-D torus whose extents
+// are all at least this (bench/chains --hot: see auto_fast_preset).
+constexpr int kDeepTorusExtent = 8;
 // Size classes of congestion (auto's own cost grows with N).
 constexpr int kCongestionMedium = 8192;
 // Size classes of the hierarchy mapper.
@@ -118,7 +121,14 @@ AutoContext auto_fast_preset(int n) {
     // bench/mapping changed without it; it took 8 % of fast's time at
     // 4096-16,384 tasks (0.12 s and 0.55 s).
     c.bisection_without_scotch = true;
-    if (n <= kSmall) return c;
+    if (n <= kSmall) {
+        // No hot chain on 3-D tori with every extent at least 8: there it
+        // ended lower on none of 12 graphs of 512 and 1024 tasks and took a
+        // third of fast's time; on 2-D and flat tori (an extent of 4) it
+        // ended lower on 7 of 12 (bench/chains --hot, chains-hot.md).
+        c.hot_skip_min_extent = kDeepTorusExtent;
+        return c;
+    }
     // Nominal budgets (auto's work units): 1.6 is auto's own at 1024 tasks;
     // 3.0 keeps 4096 tasks under 2 s and 30 keeps SAGE-like and UMT-like
     // 65,536 under 15 s on this project's machine (bench/scale).

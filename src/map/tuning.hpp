@@ -122,6 +122,7 @@ struct AutoContext {
     double geometric_share = 0.3;      // deadline share of the graph-drawing start
     double geometric_cold_margin = 1.1;  // geometric start goes cold when its F <= this x the best start's
     double hot_share = 0.4;            // hot chain's work (x nominal budget; 0: no hot chain)
+    int hot_skip_min_extent = 0;       // no hot chain on a torus of 3+ dimensions, all wrapped, every extent >= this (0: never skipped)
     double cold_share = 0.9;           // cold chain's work (x nominal budget)
     double cold_acceptance = 0.04;     // cold chain's initial acceptance (fraction)
     int scotch_start_max_tasks = 1 << 30;  // Scotch's map is a start up to this many tasks (it costs ~17 s at 65,536)

@@ -558,6 +558,45 @@ TEST(Strategies, NoHotChainWhenItsShareIsZero) {
     EXPECT_TRUE(has("auto: cold chain + KL"));
 }
 
+// Fast up to 1024 tasks runs no hot chain on a 3-D torus with every
+// extent at least 8: the search says why and ends where hot_share 0 ends;
+// on a torus with an extent of 4, or with a mesh dimension, and with the
+// quality strategy, the hot chain runs.
+TEST(Strategies, FastRunsNoHotChainOnADeepTorus) {
+    ASSERT_EQ(auto_fast_preset(512).hot_skip_min_extent, 8);
+    ASSERT_EQ(auto_fast_preset(4096).hot_skip_min_extent, 0);
+    ASSERT_EQ(auto_preset(512).hot_skip_min_extent, 0);
+    auto run = [](const char *topo, const AutoContext &c, std::vector<std::string> &lines) {
+        Fixture u(workload_umt(512, 2), topo);
+        Problem q = u.problem();
+        q.progress = [&](const std::string &m) { lines.push_back(m); };
+        std::vector<int> a = map_auto(q, c);
+        expect_capacity(u, a);
+        return a;
+    };
+    AutoContext c = auto_fast_preset(512);
+    c.budget_seconds = {0.1, 0.1, 0.1};  // a short search (work, not the clock)
+    std::vector<std::string> lines;
+    const std::vector<int> a = run("torus:8x8x8", c, lines);
+    EXPECT_TRUE(has_line(lines, "auto: no hot chain (a deep torus: the drawing's layout stands)"));
+    EXPECT_FALSE(has_line(lines, "auto: hot chain"));
+    EXPECT_TRUE(has_line(lines, "auto: cold chain + KL"));
+    AutoContext none = c;
+    none.hot_share = 0;
+    std::vector<std::string> ignored;
+    EXPECT_EQ(a, run("torus:8x8x8", none, ignored));
+    for (const char *topo : {"torus:16x8x4", "mesh:8x8x8", "torus:32x16"}) {
+        lines.clear();
+        run(topo, c, lines);
+        EXPECT_TRUE(has_line(lines, "auto: hot chain + KL")) << topo;
+    }
+    AutoContext quality = auto_preset(512);
+    quality.budget_seconds = c.budget_seconds;
+    lines.clear();
+    run("torus:8x8x8", quality, lines);
+    EXPECT_TRUE(has_line(lines, "auto: hot chain + KL"));
+}
+
 // ---- multilevel path (multilevel.cpp) ----------------------------------------
 
 // The start: a valid placement, the same for the same seed, whose groups
@@ -642,6 +681,7 @@ TEST(Multilevel, AutoTakesThePathInsteadOfOrBesideTheChains) {
     EXPECT_TRUE(has("multilevel: coarse auto:"));
     EXPECT_TRUE(has("auto: multilevel chain + KL"));
     EXPECT_FALSE(has("auto: hot chain"));
+    EXPECT_FALSE(has("auto: cold chain"));
     EXPECT_EQ(ml, map_auto(f.problem(), c));
     std::string why;
     EXPECT_LT(f.F(ml), f.F(multilevel_start(f.problem(), c.multilevel, &why)));
@@ -653,7 +693,7 @@ TEST(Multilevel, AutoTakesThePathInsteadOfOrBesideTheChains) {
     lines.clear();
     const std::vector<int> best = map_auto(p, both);
     EXPECT_TRUE(has("auto: multilevel chain + KL"));
-    EXPECT_TRUE(has("auto: hot chain + KL"));
+    EXPECT_TRUE(has("auto: cold chain + KL"));  // fast at 512 tasks on 8x8x8: no hot chain
     EXPECT_LE(f.F(best), f.F(ml));
     EXPECT_LE(f.F(best), f.F(chains));
     EXPECT_TRUE(best == ml || best == chains);
