@@ -41,7 +41,8 @@
 //      context runs them too (quality), and the lower F wins.
 //   5. The best start is annealed hot (seed 000 schedule, one chain over
 //      all tasks; the geometric start instead when the context says so;
-//      no hot chain when its share is 0),
+//      no hot chain when its share is 0, or on a 3-D torus whose extents
+//      are all at least the context's hot_skip_min_extent),
 //      the best non-greedy start -- the geometric one when its F is close
 //      to the best -- is annealed cold (a few % initial acceptance: it keeps
 //      its large-scale layout and repairs the local one; no cold chain when
