@@ -205,7 +205,46 @@ public:
         return d;
     }
 
+    // Whether row_delta_tasks applies: tables of 2 to 4 dimensions, each 0
+    // at a difference of 0.
+    bool task_coords() const { return fast_ && zero_self_ && D_ >= 2 && D_ <= 4; }
+    int ndims() const { return D_; }
+    // row_delta for a placement without unplaced tasks, given every task's
+    // node coordinates (tc: ndims() per task, kept by the caller): the same
+    // sums without reading the placement (one memory access less per edge).
+    double row_delta_tasks(const Graph &g, const uint16_t *tc, int t, int from, int to, int skip,
+                           double d = 0) const {
+        switch (D_) {
+        case 2: return row_delta_tasks_dims<2>(g, tc, t, from, to, skip, d);
+        case 3: return row_delta_tasks_dims<3>(g, tc, t, from, to, skip, d);
+        default: return row_delta_tasks_dims<4>(g, tc, t, from, to, skip, d);
+        }
+    }
+
 private:
+    template <int D>
+    double row_delta_tasks_dims(const Graph &g, const uint16_t *tc, int t, int from, int to, int skip,
+                                double d) const {
+        const int64_t e0 = g.begin(t), e1 = g.end(t);
+        const int *adj = g.adj().data();
+        const double *w = g.weights().data();
+        const uint16_t *cf = &coord_[static_cast<size_t>(from) * D], *ct = &coord_[static_cast<size_t>(to) * D];
+        const double *tb[D];
+        for (int k = 0; k < D; ++k) tb[k] = &tab_[base_[k]];
+        for (int64_t e = e0; e < e1; ++e) {
+            const int j = adj[e];
+            if (j == skip) continue;
+            const uint16_t *cj = &tc[static_cast<size_t>(j) * D];
+            double dt = 0, df = 0;
+#pragma GCC unroll 4
+            for (int k = 0; k < D; ++k) {
+                dt += tb[k][static_cast<int>(cj[k]) - static_cast<int>(ct[k])];
+                df += tb[k][static_cast<int>(cj[k]) - static_cast<int>(cf[k])];
+            }
+            d += w[e] * (dt - df);
+        }
+        return d;
+    }
     // row_delta with D_ == D known at compile time (the loops unrolled).
     template <int D>
     double row_delta_dims(const Graph &g, const std::vector<int> &place, int t, int from, int to, int skip,
@@ -272,6 +311,10 @@ public:
         pos_.assign(N_, -1);
         count_.assign(P_, 0);
         slots_.assign(static_cast<size_t>(P_) * std::max(1, cap_.hi), -1);
+        if (dist_.task_coords()) {
+            tc_nd_ = dist_.ndims();
+            tc_.assign(static_cast<size_t>(N_) * tc_nd_, 0);
+        }
         unplaced_ = N_;
         deficit_ = static_cast<int64_t>(P_) * cap_.lo;
         for (int t = 0; t < N_; ++t)
@@ -341,7 +384,10 @@ public:
         return d <= unplaced_;
     }
 
-    double delta_move(int t, int node) const { return dist_.row_delta(sym_, place_, t, place_[t], node, -1); }
+    double delta_move(int t, int node) const {
+        if (tc_nd_ > 0 && unplaced_ == 0) return dist_.row_delta_tasks(sym_, tc_.data(), t, place_[t], node, -1);
+        return dist_.row_delta(sym_, place_, t, place_[t], node, -1);
+    }
     // Starts loading task t's neighbour and weight rows (a speed hint: on
     // large graphs each row is a cache miss).
     void prefetch_rows(int t) const {
@@ -352,6 +398,9 @@ public:
     double delta_swap(int a, int b) const {
         int pa = place_[a], pb = place_[b];
         if (pa == pb) return 0;
+        if (tc_nd_ > 0 && unplaced_ == 0)
+            return dist_.row_delta_tasks(sym_, tc_.data(), b, pb, pa, a,
+                                         dist_.row_delta_tasks(sym_, tc_.data(), a, pa, pb, b));
         return dist_.row_delta(sym_, place_, b, pb, pa, a, dist_.row_delta(sym_, place_, a, pa, pb, b));
     }
 
@@ -376,6 +425,8 @@ public:
         slots_[static_cast<size_t>(pb) * cap_.hi + sb] = a;
         place_[a] = pb;
         place_[b] = pa;
+        for (int k = 0; k < tc_nd_; ++k)
+            std::swap(tc_[static_cast<size_t>(a) * tc_nd_ + k], tc_[static_cast<size_t>(b) * tc_nd_ + k]);
         pos_[a] = sb;
         pos_[b] = sa;
         F_ += delta;
@@ -387,6 +438,10 @@ private:
         slots_[static_cast<size_t>(node) * cap_.hi + c] = t;
         pos_[t] = c;
         place_[t] = node;
+        if (tc_nd_ > 0) {
+            const uint16_t *xc = dist_.coords_of(node);
+            for (int k = 0; k < tc_nd_; ++k) tc_[static_cast<size_t>(t) * tc_nd_ + k] = xc[k];
+        }
         if (c < cap_.lo) --deficit_;
         --unplaced_;
     }
@@ -410,6 +465,10 @@ private:
     Capacity cap_;
     int P_, N_;
     std::vector<int> place_, pos_, count_, slots_;
+    // Node coordinates of every placed task (FastDistance::task_coords;
+    // tc_nd_ = 0: not kept).
+    int tc_nd_ = 0;
+    std::vector<uint16_t> tc_;
     int unplaced_ = 0;
     int64_t deficit_ = 0;
     double F_ = 0;
