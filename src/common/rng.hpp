@@ -3,6 +3,7 @@
 // user's seed so that the same seed gives the same mapping on every platform
 // (std:: distributions are implementation-defined, so we avoid them).
 #pragma once
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
@@ -47,6 +48,19 @@ private:
     static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
     uint64_t s_[4];
 };
+
+// The Metropolis test u < exp(-x) for x > 0, answered as std::exp would
+// answer it: exp is called only when u falls between two bounds of it,
+// 1 - x + x^2/2 - x^3/6 <= e^-x <= 1 / (1 + x + x^2/2 + x^3/6) (Taylor),
+// each widened by a margin far above the bounds' rounding (the upper one
+// tested as u (1 + x + ...) >= 1: no division).  Most uphill proposals
+// fall outside (the annealers' exp was a sixth of the band search's time).
+inline bool below_exp_neg(double u, double x) {
+    const double x2 = x * x, x3 = x2 * x;
+    if (u * (1.0 + x + 0.5 * x2 + x3 * (1.0 / 6.0)) >= 1.0 + 1e-12) return false;
+    if (u < 1.0 - x + 0.5 * x2 - x3 * (1.0 / 6.0) - 1e-12) return true;
+    return u < std::exp(-x);
+}
 
 // Multipliers that spread a user seed before a stream's salt is added: the
 // golden-ratio gamma of splitmix64 and the multiplier of a 64-bit

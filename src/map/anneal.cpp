@@ -150,7 +150,7 @@ int metropolis(Annealer &an, Rng &rng, double beta, double fnorm) {
     Proposal pr = an.propose();
     if (pr.kind == 0) return 0;
     double x = beta * pr.delta / fnorm;
-    if (x <= 0 || rng.uniform() < std::exp(-x)) {
+    if (x <= 0 || below_exp_neg(rng.uniform(), x)) {
         an.apply(pr);
         return 2;
     }

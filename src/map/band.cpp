@@ -223,6 +223,8 @@ public:
     }
     const FastDistance &fast() const { return fd_; }
     bool dense() const { return !tab_.empty(); }
+    // The byte table (row a at a * size): nullptr when not dense.
+    const uint8_t *dense_table() const { return tab_.empty() ? nullptr : tab_.data(); }
 
 private:
     const FastDistance &fd_;
@@ -236,7 +238,7 @@ class TileAnnealer {
 public:
     TileAnnealer(const TorusTopology &topo, const TileModel &m, const std::vector<int> &D,
                  const std::vector<int> &step, const TileDistance &dist, int K, const BandContext &c)
-        : topo_(topo), m_(m), K_(K), c_(c), step_(step), dist_(dist) {
+        : topo_(topo), m_(m), K_(K), c_(c), step_(step), dist_(dist), dtab_(dist.dense_table()), n_(topo.size()) {
         const int N = topo.size(), nd = topo.ndims();
         wtot_.assign(m_.P, 0.0);
         for (int b = 0; b < m_.P; ++b)
@@ -370,6 +372,7 @@ public:
     }
     // dist_(pos_[a], image(b, shift)).
     double edge_dist(int a, int b, int shift) const {
+        if (dtab_) return dtab_[static_cast<size_t>(pos_[a]) * n_ + image(b, shift)];
         if (nd_ == 0) return dist_(pos_[a], image(b, shift));
         return image_dist(&pc_[static_cast<size_t>(a) * nd_], b, shift);
     }
@@ -435,7 +438,9 @@ private:
         if (u != t) {
             // u takes t's old coset at the offset it had from target.
             int sft = idx_[oldu] - idx_[target];
-            int j = ((idx_[oldt] + sft) % m_len_ + m_len_) % m_len_;
+            int j = idx_[oldt] + sft;  // in (-m_len_, 2 m_len_): wrapped without a division
+            if (j < 0) j += m_len_;
+            else if (j >= m_len_) j -= m_len_;
             set_pos(u, members_[static_cast<size_t>(coset_[oldt]) * m_len_ + j]);
         }
         // The moved residues' energies after the move, kept for the cache.
@@ -444,7 +449,7 @@ private:
         // The cached energy carries rounding the recomputation does not:
         // an exact tie (a move between equivalent spots) stays a tie.
         if (std::abs(dE) < 1e-9 * unit) dE = 0;
-        if (!(dE <= 0 || rng.uniform() < std::exp(-dE / (T * unit)))) {
+        if (!(dE <= 0 || below_exp_neg(rng.uniform(), dE / (T * unit)))) {
             set_pos(t, oldt);
             set_pos(u, oldu);
             return;
@@ -477,7 +482,11 @@ private:
             for (const TileEdge &ed : m_.adj[a]) {
                 if (ed.to == t || ed.to == u) continue;
                 const int q = image(ed.to, ed.shift);
-                ecache_[ed.to] += ed.w * (dist_(pos_[a], q) - dist_(olda, q));
+                if (dtab_)
+                    ecache_[ed.to] += ed.w * (static_cast<double>(dtab_[static_cast<size_t>(pos_[a]) * n_ + q]) -
+                                              dtab_[static_cast<size_t>(olda) * n_ + q]);
+                else
+                    ecache_[ed.to] += ed.w * (dist_(pos_[a], q) - dist_(olda, q));
             }
         };
         update(t, oldt);
@@ -492,6 +501,17 @@ private:
     }
 
     double energy_of(int b) const {
+        if (dtab_) {
+            // The dense table's row of b's node, the images from trans_
+            // (pointers held in locals: the loop reloads nothing).
+            const uint8_t *row = dtab_ + static_cast<size_t>(pos_[b]) * n_;
+            const int *tr = trans_.data() + static_cast<size_t>(K_) * n_;
+            const int *pos = pos_.data();
+            const ptrdiff_t n = n_;
+            double e = 0;
+            for (const TileEdge &ed : m_.adj[b]) e += ed.w * row[tr[ed.shift * n + pos[ed.to]]];
+            return e;
+        }
         double e = 0;
         for (const TileEdge &ed : m_.adj[b]) e += ed.w * edge_dist(b, ed.to, ed.shift);
         return e;
@@ -524,6 +544,8 @@ private:
     const BandContext &c_;
     const std::vector<int> &step_;
     const TileDistance &dist_;
+    const uint8_t *dtab_;        // dist_'s byte table (nullptr: none; then nd_ or dist_)
+    int n_;                      // nodes
     std::vector<int> trans_, coset_, idx_, members_, pos_, owner_;
     std::vector<double> ecache_; // energy_of(b), kept current by run()
     std::vector<double> wtot_;   // total edge weight of each residue

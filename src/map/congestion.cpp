@@ -272,7 +272,7 @@ std::vector<int> cold_chain(const Problem &p, LinkLoads &st, LinkProposer &propo
         int a, b, to;
         if (!propose(a, b, to)) continue;
         const double d = st.swap(a, b, to);
-        if (!(d <= 0 || rng.uniform() < std::exp(-d / T))) st.undo(d);
+        if (!(d <= 0 || below_exp_neg(rng.uniform(), d / T))) st.undo(d);
         // the best state is sampled a few times per sweep (copies are O(N))
         if ((k + 1) % std::max(1, N / c.best_samples_per_sweep) == 0 && st.phi() < best_phi) {
             best_phi = st.phi();

@@ -1,4 +1,5 @@
 // Free energy, its lower bound F_min and the side metrics.
+#include <cmath>
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
@@ -85,6 +86,25 @@ TEST(LowerBound, IsNeverAboveAnyPlacement) {
             EXPECT_LE(d.f_min, free_energy(g, *t, map_random(p)) + 1e-9) << spec;
         }
     }
+}
+
+// The annealers' Metropolis test without most exp calls answers as
+// u < exp(-x) does: on a grid of x from 1e-9 to 800, for u drawn at random,
+// at 0, and at exp(-x) and its neighbouring doubles (where only the exp
+// call can decide).
+TEST(Metropolis, BelowExpNegAnswersAsExpDoes) {
+    Rng rng(11);
+    int64_t checked = 0;
+    for (double x = 1e-9; x < 800; x *= 1.01) {
+        const double e = std::exp(-x);
+        std::vector<double> us = {0.0, e, std::nextafter(e, 0.0), std::nextafter(e, 1.0), 1.0 - 0x1.0p-53};
+        for (int k = 0; k < 50; ++k) us.push_back(rng.uniform());
+        for (double u : us) {
+            ASSERT_EQ(below_exp_neg(u, x), u < e) << "u " << u << " x " << x;
+            ++checked;
+        }
+    }
+    EXPECT_GT(checked, 100000);
 }
 
 TEST(Evaluate, ReportsDilationAndLinkLoad) {
