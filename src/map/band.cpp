@@ -372,8 +372,7 @@ public:
     }
     // dist_(pos_[a], image(b, shift)).
     double edge_dist(int a, int b, int shift) const {
-        if (dtab_) return dtab_[static_cast<size_t>(pos_[a]) * n_ + image(b, shift)];
-        if (nd_ == 0) return dist_(pos_[a], image(b, shift));
+        if (nd_ == 0) return node_dist(pos_[a], image(b, shift));
         return image_dist(&pc_[static_cast<size_t>(a) * nd_], b, shift);
     }
 
@@ -482,11 +481,7 @@ private:
             for (const TileEdge &ed : m_.adj[a]) {
                 if (ed.to == t || ed.to == u) continue;
                 const int q = image(ed.to, ed.shift);
-                if (dtab_)
-                    ecache_[ed.to] += ed.w * (static_cast<double>(dtab_[static_cast<size_t>(pos_[a]) * n_ + q]) -
-                                              dtab_[static_cast<size_t>(olda) * n_ + q]);
-                else
-                    ecache_[ed.to] += ed.w * (dist_(pos_[a], q) - dist_(olda, q));
+                ecache_[ed.to] += ed.w * (node_dist(pos_[a], q) - node_dist(olda, q));
             }
         };
         update(t, oldt);
@@ -500,6 +495,10 @@ private:
 #endif
     }
 
+    // dist_(a, q), from the byte table directly when there is one.
+    double node_dist(int a, int q) const {
+        return dtab_ ? dtab_[static_cast<size_t>(a) * n_ + q] : dist_(a, q);
+    }
     double energy_of(int b) const {
         if (dtab_) {
             // The dense table's row of b's node, the images from trans_
