@@ -225,16 +225,29 @@ private:
     template <int D>
     double row_delta_tasks_dims(const Graph &g, const uint16_t *tc, int t, int from, int to, int skip,
                                 double d) const {
-        return row_delta_zero_self<D>(g, t, from, to, skip, d,
-                                      [tc](int j) { return &tc[static_cast<size_t>(j) * D]; });
+        return row_delta_loop<D, true>(g, t, from, to, skip, d,
+                                       [tc](int j) { return &tc[static_cast<size_t>(j) * D]; });
     }
-    // The sums of row_delta when every table is 0 at a difference of 0:
-    // a partner on `to` or `from` adds 0 without a test (no mispredicted
-    // branch).  coords_of_partner(j): partner j's node coordinates,
-    // nullptr when unplaced.
-    template <int D, class CoordsOfPartner>
-    double row_delta_zero_self(const Graph &g, int t, int from, int to, int skip, double d,
-                               CoordsOfPartner coords_of_partner) const {
+    // row_delta with D_ == D known at compile time (the loops unrolled).
+    template <int D>
+    double row_delta_dims(const Graph &g, const std::vector<int> &place, int t, int from, int to, int skip,
+                          double d) const {
+        const int *pl = place.data();
+        auto coords_of_partner = [this, pl](int j) {
+            return pl[j] < 0 ? nullptr : &coord_[static_cast<size_t>(pl[j]) * D];
+        };
+        if (zero_self_) return row_delta_loop<D, true>(g, t, from, to, skip, d, coords_of_partner);
+        return row_delta_loop<D, false>(g, t, from, to, skip, d, coords_of_partner);
+    }
+    // The sums of row_delta.  coords_of_partner(j): partner j's node
+    // coordinates, nullptr when unplaced.  kZeroSelf (every table is 0 at a
+    // difference of 0): a partner on `to` or `from` adds 0 without a test
+    // (no mispredicted branch); else such a partner's distance is 0 by a
+    // test (with the placement's coordinates, the same node is the same
+    // pointer).
+    template <int D, bool kZeroSelf, class CoordsOfPartner>
+    double row_delta_loop(const Graph &g, int t, int from, int to, int skip, double d,
+                          CoordsOfPartner coords_of_partner) const {
         const int64_t e0 = g.begin(t), e1 = g.end(t);
         const int *adj = g.adj().data();
         const double *w = g.weights().data();
@@ -247,41 +260,20 @@ private:
             const uint16_t *cj = coords_of_partner(j);
             if (!cj) continue;
             double dt = 0, df = 0;
+            if (kZeroSelf) {
 #pragma GCC unroll 4
-            for (int k = 0; k < D; ++k) {
-                dt += tb[k][static_cast<int>(cj[k]) - static_cast<int>(ct[k])];
-                df += tb[k][static_cast<int>(cj[k]) - static_cast<int>(cf[k])];
+                for (int k = 0; k < D; ++k) {
+                    dt += tb[k][static_cast<int>(cj[k]) - static_cast<int>(ct[k])];
+                    df += tb[k][static_cast<int>(cj[k]) - static_cast<int>(cf[k])];
+                }
+            } else {
+                if (cj != ct)
+#pragma GCC unroll 4
+                    for (int k = 0; k < D; ++k) dt += tb[k][static_cast<int>(cj[k]) - static_cast<int>(ct[k])];
+                if (cj != cf)
+#pragma GCC unroll 4
+                    for (int k = 0; k < D; ++k) df += tb[k][static_cast<int>(cj[k]) - static_cast<int>(cf[k])];
             }
-            d += w[e] * (dt - df);
-        }
-        return d;
-    }
-    // row_delta with D_ == D known at compile time (the loops unrolled).
-    template <int D>
-    double row_delta_dims(const Graph &g, const std::vector<int> &place, int t, int from, int to, int skip,
-                          double d) const {
-        const int *pl = place.data();
-        if (zero_self_)
-            return row_delta_zero_self<D>(g, t, from, to, skip, d, [this, pl](int j) {
-                return pl[j] < 0 ? nullptr : &coord_[static_cast<size_t>(pl[j]) * D];
-            });
-        const int64_t e0 = g.begin(t), e1 = g.end(t);
-        const int *adj = g.adj().data();
-        const double *w = g.weights().data();
-        const uint16_t *cf = &coord_[static_cast<size_t>(from) * D], *ct = &coord_[static_cast<size_t>(to) * D];
-        const double *tb[D];
-        for (int k = 0; k < D; ++k) tb[k] = &tab_[base_[k]];
-        for (int64_t e = e0; e < e1; ++e) {
-            const int j = adj[e], pj = pl[j];
-            if (pj < 0 || j == skip) continue;
-            const uint16_t *cj = &coord_[static_cast<size_t>(pj) * D];
-            double dt = 0, df = 0;
-            if (pj != to)
-#pragma GCC unroll 4
-                for (int k = 0; k < D; ++k) dt += tb[k][static_cast<int>(cj[k]) - static_cast<int>(ct[k])];
-            if (pj != from)
-#pragma GCC unroll 4
-                for (int k = 0; k < D; ++k) df += tb[k][static_cast<int>(cj[k]) - static_cast<int>(cf[k])];
             d += w[e] * (dt - df);
         }
         return d;
