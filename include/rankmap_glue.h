@@ -1,18 +1,17 @@
 /*
- * rankmap_glue.h -- the one MPI glue of rankmap: the address table of
+ * rankmap_glue.h -- what the engine decides for the MPI layer
+ * (src/mpilayer, include/rankmap_mpi.h): the address table of
  * MPI_COMM_WORLD (the machine node of every rank, from the settings or from
- * discovery) and, from a communicator's members and a communication graph,
- * the new rank of every member.  The PMPI plugin (src/pmpi/table.c,
- * reorder.c) and the patched MPICH (maint/mpich/patches/0002, 0003) call
- * these functions in MPI_Init and on rank 0 of MPI_Cart_create,
- * MPI_Graph_create and MPI_Dist_graph_create, so both take the same
- * decisions; each layer only reads its settings and communicates.
+ * discovery), the machine of a communicator, and, from a communicator's
+ * members and a communication graph, the new rank of every member.  The
+ * layer calls these functions in MPI_Init and on the members of
+ * MPI_Cart_create, MPI_Graph_create and MPI_Dist_graph_create for both MPI
+ * paths (the PMPI plugin and the patched MPICH); it reads the settings and
+ * communicates, these decide.
  *
  * Conventions are those of rankmap.h: RANKMAP_OK (0) or a negative
  * rankmap_status, a message in rankmap_last_error() on failure, no
- * exception, exit() or abort().  Kept apart from rankmap.h so that builds
- * keyed on rankmap.h's contents (the patched MPICH's cache) do not change
- * when the glue does.
+ * exception, exit() or abort().
  */
 #ifndef RANKMAP_GLUE_H
 #define RANKMAP_GLUE_H
@@ -140,6 +139,14 @@ int rankmap_reorder_ranks(rankmap_topology_t topo, rankmap_graph_t graph,
 int rankmap_place_task0(rankmap_topology_t topo, rankmap_graph_t graph,
                         int node, int *node_of_task, rankmap_report *report,
                         int *exact);
+
+/* The machine of some processes of a job: the distances among
+ * nodes[0..n-1] of topo as a distance-matrix model (node i of *out is
+ * nodes[i]; a node may repeat, at distance 0).  The MPI layer maps a
+ * communicator that does not fill the machine evenly on it.  Free *out with
+ * rankmap_topology_free().  A node outside topo: RANKMAP_ERR_INVALID.     */
+int rankmap_topology_restrict(rankmap_topology_t topo, int n, const int *nodes,
+                              rankmap_topology_t *out);
 
 /* ---- the portfolio: the communicator's ranks map together -----------------
  * The MPI layers run rankmap_reorder_ranks() on the first K members of the

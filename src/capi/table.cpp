@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -16,6 +17,7 @@
 
 #include "capi/capi.hpp"
 #include "common/rng.hpp"
+#include "topology/matrix.hpp"
 #include "rankmap_glue.h"
 
 namespace rankmap {
@@ -389,4 +391,17 @@ extern "C" long rankmap_table_digest(rankmap_topology_t topo, int nprocs, const 
         h = (h ^ static_cast<std::uint64_t>(static_cast<unsigned>(node_of_rank[r]))) * 1099511628211ULL;
     h = (h ^ static_cast<std::uint64_t>(static_cast<unsigned>(nn))) * 1099511628211ULL;
     return static_cast<long>(h & 0x7fffffffffffffffULL);
+}
+
+extern "C" int rankmap_topology_restrict(rankmap_topology_t topo, int n, const int *nodes,
+                                         rankmap_topology_t *out) {
+    if (!topo || !nodes || !out || n < 1)
+        return capi::fail(RANKMAP_ERR_INVALID, "rankmap_topology_restrict: NULL argument or no nodes");
+    return capi::guarded([&] {
+        auto h = std::make_unique<rankmap_topology_s>();
+        h->t = std::make_unique<MatrixTopology>(*topo->t, std::vector<int>(nodes, nodes + n),
+                                                "matrix of " + std::to_string(n) + " processes of " +
+                                                    topo->t->describe());
+        *out = h.release();
+    });
 }

@@ -1,15 +1,15 @@
 # src/coll/coll.mk -- torus broadcast schedule (pure code) and its tests;
 # included from the top Makefile.am.
 librankmap_la_SOURCES += src/coll/torus_bcast.h src/coll/bcast_schedule.hpp \
-	src/coll/bcast_schedule.cpp
+	src/coll/bcast_schedule.cpp src/coll/bcast_exec.c
 
 noinst_PROGRAMS += test/unit/test_bcast_schedule
 test_unit_test_bcast_schedule_SOURCES = test/unit/test_bcast_schedule.cpp
 test_unit_test_bcast_schedule_LDADD = librankmap.la $(GTEST_LIBS)
 
-# The portable MPI executor is plain C + MPI and is not part of librankmap
-# (which must not depend on MPI); the PMPI plugin and the SimGrid benchmark
-# (bench/bcast/run.py, smpicc) compile src/coll/bcast_torus_mpi.c themselves.
+# The executor (bcast_exec.c) is plain C in librankmap; its MPI adapter
+# (bcast_torus_mpi.c) needs an mpi.h, so the SimGrid benchmark
+# (bench/bcast/run.py, smpicc) and the test below compile it themselves.
 EXTRA_DIST += src/coll/bcast_torus_mpi.c src/coll/bcast_torus_mpi.h test/coll
 
 # MPI test of the executor against MPI_Bcast, built by `make` with Debian's
@@ -27,10 +27,6 @@ test_coll_bcast_torus_LDADD = librankmap.la $(PMPI_MPICH_LIBS)
 endif
 
 if BUILD_MPICH
-# The patched MPICH's torus broadcast (patch 0005) includes torus_bcast.h,
-# which build-mpich.sh copies into the MPICH tree (and hashes into its key).
-mpich-stage/.stamp: $(top_srcdir)/src/coll/torus_bcast.h
-
 # MPI test of MPIR_CVAR_BCAST_INTRA_ALGORITHM=torus, against the staged
 # patched MPICH (maint/mpich.mk); run by CTest (test/coll/CTestTestfile.cmake).
 COLL_MPI_TESTS = test/coll/mpich_bcast_torus
@@ -40,5 +36,5 @@ test/coll/mpich_bcast_torus: $(top_srcdir)/test/coll/mpich_bcast_torus.c mpich-s
 	$(AM_V_CC)$(CC) -std=gnu99 -O2 $(WARN_FLAGS) -I'$(MPICH_ROOT)/include' -o $@ $< \
 	  -L'$(MPICH_ROOT)/lib' -Wl,-rpath,'$(MPICH_ROOT)/lib' -lmpi \
 	  -Wl,-rpath-link,'$(abs_top_builddir)/.libs'
-CLEANFILES = $(COLL_MPI_TESTS)
+CLEANFILES += $(COLL_MPI_TESTS)
 endif

@@ -30,6 +30,7 @@
 #define RANKMAP_TORUS_BCAST_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "rankmap.h" /* rankmap_status */
 
@@ -109,6 +110,35 @@ typedef struct rankmap_tbcast_op {
 int rankmap_tbcast_ops(const rankmap_tbcast *s, int rank, int root, size_t bytes,
                        size_t segment, int colours, rankmap_tbcast_op *ops, size_t cap,
                        size_t *nops, char *errbuf, size_t errlen);
+
+/* ---- the executor ------------------------------------------------------------
+ * Runs the plan of `rank` on `bytes` bytes at `data` (the root's bytes, the
+ * others' buffer) with nonblocking point-to-point operations the caller
+ * supplies: per colour a rank receives the colour's segments in order from
+ * its parent and forwards each to its children as soon as it holds it, with
+ * at most `cap` receives posted per incoming link and `cap` sends per
+ * outgoing one (a flow-level network model or a rendezvous protocol would
+ * otherwise share the link among every posted segment and turn the
+ * pipeline into store-and-forward).  Receives depend only on earlier
+ * receives and sends only on held data, and the trees are acyclic, so the
+ * loop cannot deadlock.  Colour c uses tag `tag + c`.  Cost per rank:
+ * O(colours x segments x (1 + children)) operations, one waitany per
+ * completion, no copies.  Returns 0, RANKMAP_ERR_INVALID / NOMEM, or the
+ * first nonzero status of an operation (then every posted request is
+ * cancelled through `cancel`, when given). */
+typedef struct rankmap_tbcast_io {
+    void *ctx;
+    int (*isend)(void *ctx, const void *buf, size_t bytes, int dest, int tag, uintptr_t *req);
+    int (*irecv)(void *ctx, void *buf, size_t bytes, int source, int tag, uintptr_t *req);
+    /* waits for one of reqs[0..n-1] (0: inactive), frees it and sets it to
+     * 0: *index is its position */
+    int (*waitany)(void *ctx, int n, uintptr_t *reqs, int *index);
+    void (*cancel)(void *ctx, uintptr_t *req); /* may be NULL */
+} rankmap_tbcast_io;
+
+int rankmap_tbcast_run(const rankmap_tbcast *s, int rank, int root, void *data, size_t bytes,
+                       size_t segment, int colours, int cap, int tag,
+                       const rankmap_tbcast_io *io);
 
 #ifdef __cplusplus
 }

@@ -55,6 +55,21 @@ MatrixTopology::MatrixTopology(const std::string &path) : path_(path) {
     dims_ = {n_};
 }
 
+MatrixTopology::MatrixTopology(const Topology &of, const std::vector<int> &nodes, const std::string &name)
+    : name_(name), n_(static_cast<int>(nodes.size())) {
+    if (nodes.empty()) throw Error(name + ": no nodes");
+    for (int v : nodes)
+        if (v < 0 || v >= of.size())
+            throw Error(name + ": node " + std::to_string(v) + " outside 0.." + std::to_string(of.size() - 1));
+    d_.assign(static_cast<size_t>(n_) * n_, 0.0);
+    for (int i = 0; i < n_; ++i)
+        for (int j = 0; j < i; ++j) {
+            double d = nodes[i] == nodes[j] ? 0.0 : of.distance(nodes[i], nodes[j]);
+            d_[static_cast<size_t>(i) * n_ + j] = d_[static_cast<size_t>(j) * n_ + i] = d;
+        }
+    dims_ = {n_};
+}
+
 std::vector<Shell> MatrixTopology::shells(int node) const {
     std::map<double, int64_t> byd;
     for (int j = 0; j < n_; ++j)

@@ -1,6 +1,8 @@
 // matrix.hpp -- explicit distance matrix read from a file (`file:PATH`):
 // P lines of P non-negative numbers, symmetric, zero diagonal; '#' starts a
-// comment.  The only model that stores P x P values, so it is meant for
+// comment.  Also the distances among some nodes of another model, built in
+// memory (the machine of an MPI communicator that fills its machine
+// unevenly: rankmap_topology_restrict).  The only model that stores P x P values, so it is meant for
 // small or irregular machines.  Coordinates are the node index (1 dim).
 #pragma once
 #include <string>
@@ -13,6 +15,9 @@ namespace rankmap {
 class MatrixTopology final : public Topology {
 public:
     explicit MatrixTopology(const std::string &path);
+    // The distances among nodes[0..n-1] of `of` (node i = nodes[i]; a node
+    // may repeat, at distance 0 from itself), described as `name`.
+    MatrixTopology(const Topology &of, const std::vector<int> &nodes, const std::string &name);
     TopologyKind kind() const override { return TopologyKind::Matrix; }
     int size() const override { return n_; }
     int ndims() const override { return 1; }
@@ -25,10 +30,12 @@ public:
     bool uniform() const override { return false; }
     int64_t num_links() const override { return static_cast<int64_t>(n_) * n_; }
     void route(int a, int b, std::vector<int64_t> &links) const override;
-    std::string describe() const override { return "file:" + path_ + slots_suffix(); }
+    std::string describe() const override {
+        return (name_.empty() ? "file:" + path_ : name_) + slots_suffix();
+    }
 
 private:
-    std::string path_;
+    std::string path_, name_;
     int n_ = 0;
     std::vector<int> dims_;
     std::vector<double> d_;
