@@ -1,21 +1,18 @@
 #!/usr/bin/env python3
 """maint/gen-man.py -- manual pages generated from their single sources.
 
-  gen-man.py --patches DIR --version V --out DIR
+  gen-man.py --version V --out DIR
 
 writes into DIR/man3 and DIR/man7:
-  rankmap-settings.7   every setting of the patch series, from the MPICH CVAR
-                       blocks (BEGIN_MPI_T_CVAR_INFO_BLOCK) in the lines the
-                       patches add, read by maint/gen-settings-doc.py: the
-                       same text MPICH's extractcvars turns into MPI_T
-                       descriptions and README.envvar, and doc/settings.md
-                       and the PMPI plugin's own settings (src/pmpi/settings.cvars,
-                       the same block format)
+  rankmap-settings.7   every setting, from the one settings source
+                       src/mpilayer/settings.cvars (read by maint/gen-cvars.py,
+                       which also writes the layer's table and the patched
+                       MPICH's CVARs from it)
   MPIR_CVAR_*.7        one ".so" link per setting, so `man MPIR_CVAR_RANKMAP_TOPOLOGY` works
   MPIX_*.3             one page per MPIX function, from the /*@ ... @*/ blocks
-                       of mpix_rankmap.h as patch 0002 adds it
+                       of include/mpix_rankmap.h
 rankmap(1) comes from the CLI's own --help (help2man, see Makefile.am).
-Exit status 1 with a message naming the patch and line on a malformed block.
+Exit status 1 with a message naming the file and line on a malformed block.
 """
 import argparse
 import datetime
@@ -26,48 +23,32 @@ import re
 import sys
 
 
-def added_lines(path):
-    """(file in the patch, line number in the .patch, text) of every added line."""
-    out, target = [], None
-    with open(path, encoding="utf-8") as f:
-        for no, line in enumerate(f, 1):
-            if line.startswith("+++ "):
-                target = line[4:].strip()
-                target = target[2:] if target.startswith("b/") else target
-            elif line.startswith("+") and target:
-                out.append((target, no, line[1:].rstrip("\n")))
-    return out
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+HEADER = ROOT / "include" / "mpix_rankmap.h"
 
 
 class Bad(Exception):
     pass
 
 
-def settings_parser():
-    """maint/gen-settings-doc.py: the one reader of the CVAR blocks (it also
-    writes doc/settings.md from them)."""
+def settings():
+    """The settings of src/mpilayer/settings.cvars (maint/gen-cvars.py reads it)."""
     here = os.path.dirname(os.path.abspath(__file__))
     sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-    spec = importlib.util.spec_from_file_location("gen_settings_doc", os.path.join(here, "gen-settings-doc.py"))
+    spec = importlib.util.spec_from_file_location("gen_cvars", os.path.join(here, "gen-cvars.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    return mod
+    try:
+        return mod.parse()
+    except mod.Bad as e:
+        raise Bad(str(e))
 
 
-def cvar_blocks(patch):
-    """Settings declared in the CVAR blocks a patch adds."""
-    entries, _ = settings_parser().read_patch(pathlib.Path(patch))
-    for c in entries:
-        for field in ("type", "default", "description"):
-            if not c.get(field):
-                raise Bad("%s: setting %s has no %s" % (c["patch"], c["name"], field))
-    return entries
-
-
-def doc_blocks(patch, header="src/include/mpix_rankmap.h"):
+def doc_blocks(path=HEADER):
     """The /*@ NAME - summary ... @*/ blocks of the header, each followed by
     its prototype (the next line that names the function)."""
-    lines = [(no, text) for target, no, text in added_lines(patch) if target == header]
+    patch = str(path)
+    lines = [(no, text.rstrip("\n")) for no, text in enumerate(open(path, encoding="utf-8"), 1)]
     docs, i = [], 0
     while i < len(lines):
         no, text = lines[i]
@@ -148,7 +129,8 @@ def settings_page(cvars, version):
     out.append(".SH NAME\nrankmap-settings \\- the MPIR_CVAR_RANKMAP_* settings of the patched MPICH and the PMPI plugin\n")
     out.append(".SH DESCRIPTION\n"
                "Each setting is an environment variable (also read as MPICH_... and MPIR_PARAM_..., "
-               "the MPIR_CVAR_ form winning) and, in the patched MPICH, an MPI_T control variable. "
+               "the MPIR_CVAR_ form winning) and, in the patched MPICH, an MPI_T control variable "
+               "(of type string: rankmap parses every value, so both paths accept the same ones). "
                "The PMPI plugin (librankmap-pmpi) reads the same variables. "
                "A bad value gives one warning on rank 0 naming the setting and leaves the rank order "
                "unchanged (MPIR_CVAR_RANKMAP_STRICT=1: MPI_Init fails instead).\n")
@@ -162,32 +144,16 @@ def settings_page(cvars, version):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--patches", required=True)
     ap.add_argument("--version", required=True)
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
-    series = os.path.join(a.patches, "series")
     try:
-        names = [l.strip() for l in open(series) if l.strip() and not l.startswith("#")]
-    except OSError as e:
-        sys.exit("gen-man.py: %s: %s" % (series, e.strerror))
-    cvars, docs = [], []
-    try:
-        for n in names:
-            p = os.path.join(a.patches, n)
-            cvars += [c for c in cvar_blocks(p) if "RANKMAP" in c["name"] or "TORUS" in c["name"]]
-            docs += doc_blocks(p)
-        plugin = settings_parser().read_plugin()
-        for c in plugin:
-            for field in ("type", "default", "description"):
-                if not c.get(field):
-                    raise Bad("%s: %s has no %s" % (c["source"], c["name"], field))
-        known = set(c["name"] for c in cvars)
-        cvars += [c for c in plugin if c["name"] not in known]
+        cvars = settings()
+        docs = doc_blocks()
     except (Bad, OSError) as e:
         sys.exit("gen-man.py: %s" % e)
     if not cvars or not docs:
-        sys.exit("gen-man.py: no settings (%d) or MPIX functions (%d) found in %s" % (len(cvars), len(docs), a.patches))
+        sys.exit("gen-man.py: no settings (%d) or MPIX functions (%d) found" % (len(cvars), len(docs)))
     for sec in ("man3", "man7"):
         os.makedirs(os.path.join(a.out, sec), exist_ok=True)
     with open(os.path.join(a.out, "man7", "rankmap-settings.7"), "w") as f:
@@ -198,7 +164,6 @@ def main():
     for d in docs:
         with open(os.path.join(a.out, "man3", d["name"] + ".3"), "w") as f:
             f.write(mpix_page(d, a.version))
-    print("gen-man.py: %d settings, %d MPIX pages in %s" % (len(cvars), len(docs), a.out))
 
 
 if __name__ == "__main__":

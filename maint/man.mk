@@ -3,12 +3,12 @@
 #
 # rankmap.1 comes from the CLI's own --help (help2man, with the sections of
 # doc/man/rankmap.h2m); rankmap-settings.7, one MPIR_CVAR_*.7 link per setting
-# and one MPIX_*.3 page per function come from the patch series' CVAR blocks
-# and mpix_rankmap.h (maint/gen-man.py): generated, never copied.
+# and one MPIX_*.3 page per function come from src/mpilayer/settings.cvars
+# and include/mpix_rankmap.h (maint/gen-man.py): generated, never copied.
 
 EXTRA_DIST += doc/man/rankmap.h2m maint/gen-man.py maint/rankmap.modulefile.in maint/rankmap.pc.in
-MAN_INPUTS = $(top_srcdir)/maint/gen-man.py $(top_srcdir)/maint/mpich/patches/series \
-	$(wildcard $(top_srcdir)/maint/mpich/patches/*.patch) $(top_srcdir)/src/pmpi/settings.cvars
+MAN_INPUTS = $(top_srcdir)/maint/gen-man.py $(top_srcdir)/maint/gen-cvars.py \
+	$(top_srcdir)/src/mpilayer/settings.cvars $(top_srcdir)/include/mpix_rankmap.h
 
 if HAVE_HELP2MAN
 man/man1/rankmap.1: rankmap$(EXEEXT) $(top_srcdir)/doc/man/rankmap.h2m
@@ -25,8 +25,8 @@ endif
 
 man/.stamp: $(MAN_INPUTS)
 	@rm -rf man/man3 man/man7
-	$(AM_V_GEN)python3 $(top_srcdir)/maint/gen-man.py --patches $(top_srcdir)/maint/mpich/patches \
-	  --version '$(VERSION)' --out man >/dev/null && touch $@
+	$(AM_V_GEN)$(PYTHON3) $(top_srcdir)/maint/gen-man.py --version '$(VERSION)' --out man >/dev/null \
+	  && touch $@
 
 rankmap.modulefile: $(top_srcdir)/maint/rankmap.modulefile.in config.status
 	$(AM_V_GEN)sed -e 's|%VERSION%|$(VERSION)|g' -e 's|%prefix%|$(prefix)|g' $< >$@

@@ -14,12 +14,16 @@ EXTRA_DIST += test/mpi bench/mpi_reorder.c bench/mpi_reorder.sh
 if BUILD_MPICH
 MPICH_STAGE = $(abs_top_builddir)/mpich-stage
 MPICH_ROOT = $(MPICH_STAGE)$(prefix)
-MPICH_DEPS = $(top_srcdir)/maint/mpich/build-mpich.sh $(top_srcdir)/include/rankmap.h \
-	$(top_srcdir)/include/rankmap_glue.h \
-	$(top_srcdir)/maint/mpich/patches/series \
+# what MPICH is built from (the same files build-mpich.sh hashes into its
+# cache key); the MPI layer itself is not among them: libmpich links it
+MPICH_DEPS = $(top_srcdir)/maint/mpich/build-mpich.sh $(top_srcdir)/include/rankmap_mpi.h \
+	$(top_srcdir)/include/mpix_rankmap.h $(top_srcdir)/src/mpich/mpir_rankmap.h \
+	$(top_srcdir)/src/mpich/rankmap_mpich.c $(top_srcdir)/src/mpilayer/settings.cvars \
+	$(top_srcdir)/maint/gen-cvars.py $(top_srcdir)/maint/mpich/patches/series \
 	$(wildcard $(top_srcdir)/maint/mpich/patches/*.patch) $(top_builddir)/config.status
+EXTRA_DIST += src/mpich
 
-mpich-stage/.stamp: $(MPICH_DEPS) | librankmap.la
+mpich-stage/.stamp: $(MPICH_DEPS) | librankmap.la librankmap-mpi.la
 	@rm -f $@
 	@$(SHELL) $(top_srcdir)/maint/mpich/build-mpich.sh --prefix '$(prefix)' \
 	  --rankmap-build '$(abs_top_builddir)' --rankmap-src '$(abs_top_srcdir)' \

@@ -74,11 +74,24 @@ grep -rqs '^Types:.*deb-src\|^deb-src' /etc/apt/sources.list /etc/apt/sources.li
 m=$(ls -d "$work"/mpich-*/ | head -1)
 [ -n "$m" ] || die "apt-get source mpich produced no tree"
 upstream=$(dpkg-parsechangelog -l "$m/debian/changelog" -S Version)
-# rankmap's patches, after Debian's own; torus_bcast.h (the broadcast
-# schedule's C API, which patch 0005 includes) comes in a patch of its own
-(cd "$src/src/coll" && diff -u /dev/null torus_bcast.h |
-   sed -e '1s|.*|--- /dev/null|' -e '2s|.*|+++ b/src/include/torus_bcast.h|') >"$m/debian/patches/rankmap-0000-torus-bcast-header.patch" || true
-echo "rankmap-0000-torus-bcast-header.patch" >>"$m/debian/patches/series"
+# rankmap's patches, after Debian's own; first the files build-mpich.sh
+# copies into the tree (rankmap's MPIX header, MPICH's operations for the
+# layer and their header, the settings generated from settings.cvars) as a
+# patch of their own: Debian's rules then run autogen, which regenerates the
+# bindings and the CVAR tables with the hooks.  rankmap_mpi.h comes from
+# librankmap-dev.
+files=$work/rankmap-files
+mkdir -p "$files/src/include" "$files/src/mpi/topo"
+cp "$src/include/mpix_rankmap.h" "$src/src/mpich/mpir_rankmap.h" "$files/src/include/"
+cp "$src/src/mpich/rankmap_mpich.c" "$files/src/mpi/topo/"
+python3 "$src/maint/gen-cvars.py" --mpich "$files/src/mpi/topo/rankmap_cvars.c" || die "maint/gen-cvars.py failed"
+(cd "$files" && for f in src/include/mpix_rankmap.h src/include/mpir_rankmap.h src/mpi/topo/rankmap_mpich.c \
+                        src/mpi/topo/rankmap_cvars.c; do
+   diff -u /dev/null "$f" | sed -e '1s|.*|--- /dev/null|' -e "2s|.*|+++ b/$f|"
+ done) >"$m/debian/patches/rankmap-0000-files.patch" || true
+grep -q '^+++ b/src/mpi/topo/rankmap_cvars.c' "$m/debian/patches/rankmap-0000-files.patch" ||
+  die "cannot write rankmap-0000-files.patch"
+echo "rankmap-0000-files.patch" >>"$m/debian/patches/series"
 while read -r p; do
   case $p in ''|'#'*) continue ;; esac
   cp "$src/maint/mpich/patches/$p" "$m/debian/patches/rankmap-$p"
@@ -87,7 +100,7 @@ done <"$src/maint/mpich/patches/series"
 # debian/rules: libmpich links librankmap (patch 0001 reads RANKMAP_LIBS from
 # make's environment), the version string names rankmap, and librankmap-dev
 # is a build dependency
-sed -i -e '/^export DH_VERBOSE/a export RANKMAP_LIBS=-lrankmap' \
+sed -i -e '/^export DH_VERBOSE/a export RANKMAP_LIBS=-lrankmap-mpi -lrankmap' \
        -e "s|^\t--with-pm=hydra \\\\|\t--with-pm=hydra '--with-custom-version-string=rankmap $version' \\\\|" "$m/debian/rules"
 grep -q "rankmap $version" "$m/debian/rules" || die "cannot add the version string to debian/rules"
 sed -i 's|^Build-Depends: debhelper-compat (= 13),|Build-Depends: debhelper-compat (= 13), librankmap-dev (>= '"$version"'),|' "$m/debian/control"

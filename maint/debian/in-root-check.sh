@@ -19,6 +19,9 @@ w=/root/pkgcheck
 mkdir -p $w
 mpicc.mpich -o $w/abi_hello test/mpi/abi_hello.c || { step "FAIL mpicc.mpich abi_hello.c"; exit 1; }
 mpif90.mpich -cpp -o $w/topo_f test/mpi/topo_reorder_f.F90 >/dev/null 2>&1 || { step "FAIL mpif90.mpich topo_reorder_f.F90"; exit 1; }
+# the LAMMPS pattern (map cart/reorder): neighbours read from a reordered
+# Cartesian communicator, used on MPI_COMM_WORLD after freeing it
+mpicc.mpich -Itest/compat -o $w/cart_then_world test/compat/cart_then_world.c || { step "FAIL mpicc.mpich cart_then_world.c"; exit 1; }
 map=test/mpi/torus-4x4x4-scrambled.map
 export MPIR_CVAR_RANKMAP_TOPOLOGY=torus:4x4x4 MPIR_CVAR_RANKMAP_MAPPING=$PWD/$map
 
@@ -45,6 +48,24 @@ mpichversion | grep -q "^MPICH Custom Information:.*rankmap" &&
   step "ok   mpichversion: $(mpichversion | sed -n 's/^MPICH \(Version\|Device\|Custom Information\):[[:space:]]*/\1 /p' | paste -sd, | sed 's/,/, /g')" ||
   { step "FAIL mpichversion does not name rankmap"; fail=1; }
 run "rankmap's libmpich12 $new" reorder
+# misuse: the LAMMPS pattern ends in the diagnosis (no silent hang); named
+# in MPIR_CVAR_RANKMAP_SKIP_PROGRAMS it keeps MPI's order and completes
+misuse() {
+  local out st
+  out=$(env MPIR_CVAR_RANKMAP_TOPOLOGY=torus:2x2x2 MPIR_CVAR_RANKMAP_MAPPING=$PWD/test/pmpi/torus-2x2x2-scrambled.map \
+        "$@" timeout 120 mpiexec -n 8 $w/cart_then_world 2>&1); st=$?
+  echo "$out" >$w/misuse.out
+  echo "$st"
+}
+st=$(misuse MPIR_CVAR_RANKMAP_WATCHDOG=2 MPIR_CVAR_RANKMAP_WATCHDOG_ACTION=abort)
+if [ "$st" != 0 ] && [ "$st" != 124 ] && grep -q "MPI_Cart_create reordered .* ranks and the program freed the new communicator" $w/misuse.out &&
+   grep -q "MPIR_CVAR_RANKMAP_WATCHDOG_ACTION=abort: exiting" $w/misuse.out; then
+  step "ok   LAMMPS pattern (cart_then_world, built against Debian's MPICH): diagnosis, the watchdog ends the job (exit $st)"
+else step "FAIL LAMMPS pattern: exit $st, $(grep -m1 'MPICH rankmap' $w/misuse.out)"; fail=1; fi
+st=$(misuse MPIR_CVAR_RANKMAP_SKIP_PROGRAMS=cart_then_world MPIR_CVAR_RANKMAP_WATCHDOG=2 MPIR_CVAR_RANKMAP_WATCHDOG_ACTION=abort)
+if [ "$st" = 0 ] && grep -q '^moved 0 of 8$' $w/misuse.out && grep -q '^PASS$' $w/misuse.out; then
+  step "ok   LAMMPS pattern with MPIR_CVAR_RANKMAP_SKIP_PROGRAMS=cart_then_world: MPI's order, completes"
+else step "FAIL LAMMPS pattern with SKIP_PROGRAMS: exit $st, $(tail -2 $w/misuse.out | paste -sd' ')"; fail=1; fi
 for page in rankmap MPIX_Rank2torus rankmap-settings MPIR_CVAR_RANKMAP_TOPOLOGY; do
   if man -w "$page" >/dev/null 2>&1 && man "$page" 2>/dev/null | grep -q .; then step "ok   man $page"
   else step "FAIL man $page"; fail=1; fi

@@ -16,15 +16,21 @@
 #    are derived from the machine's own apt sources when missing), or the
 #    tree given with --with-mpich-src.  The pristine tree is kept in the cache.
 # 2. The build tree lives in $CACHE/mpich-<key>, where <key> hashes the patch
-#    series, the configuration, the source and the rankmap headers it compiles
-#    against (rankmap.h, rankmap_glue.h, torus_bcast.h; without comments): a
-#    second run with the same inputs only installs.  The tree is configured for the prefix
+#    series, the configuration, the source and the rankmap files compiled into
+#    MPICH (include/rankmap_mpi.h, include/mpix_rankmap.h, src/mpich/*, the
+#    generated settings; headers without their comments): a second run with
+#    the same inputs only installs.  The MPI layer itself (src/mpilayer) is
+#    not in the key: libmpich links librankmap-mpi, so changing the layer
+#    rebuilds rankmap, not MPICH.  The tree is configured for the prefix
 #    /opt/rankmap and relocated at install (text files rewritten, libmpich
 #    finds librankmap through $ORIGIN), so the key does not depend on where
 #    the caller installs.
-# 3. Patches from maint/mpich/patches (in the order of the series file), the
-#    CVAR tables regenerated with MPICH's own maint/extractcvars (no autogen),
-#    configure, make (libmpi linked with BUILDDIR/.libs/librankmap, rpath P/lib).
+# 3. rankmap's files copied into the tree, patches from maint/mpich/patches
+#    (in the order of the series file), the settings written
+#    (src/mpi/topo/rankmap_cvars.c, maint/gen-cvars.py), the C bindings and
+#    the CVAR tables regenerated with MPICH's own maint/gen_binding_c.py and
+#    maint/extractcvars (no autogen), configure, make (libmpi linked with
+#    BUILDDIR/.libs/librankmap-mpi and librankmap, rpath P/lib).
 # 4. make install (into DESTDIR if given) and relocation to P, plus
 #    libmpi.so* -> libmpich.so* (the names upstream MPICH builds use).
 # Exit status is non-zero with a message naming the failing step.
@@ -71,12 +77,14 @@ case $prefix in /*) ;; *) die "--prefix must be absolute: $prefix" ;; esac
 case $config in vendor|dev) ;; *) die "--config must be vendor or dev, not '$config'" ;; esac
 rm_build=$(cd "$rm_build" && pwd) || die "--rankmap-build $rm_build: no such directory"
 rm_src=$(cd "$rm_src" && pwd) || die "--rankmap-src $rm_src: no such directory"
-for h in rankmap.h rankmap_glue.h; do
-  [ -f "$rm_src/include/$h" ] || die "$rm_src/include/$h not found (--rankmap-src)"
+# rankmap's files compiled into MPICH (the cache key hashes them)
+rm_files=("$rm_src/include/rankmap_mpi.h" "$rm_src/include/mpix_rankmap.h"
+          "$rm_src/src/mpich/mpir_rankmap.h" "$rm_src/src/mpich/rankmap_mpich.c")
+for f in "${rm_files[@]}" "$rm_src/maint/gen-cvars.py"; do
+  [ -f "$f" ] || die "$f not found (--rankmap-src)"
 done
-[ -f "$rm_src/src/coll/torus_bcast.h" ] || die "$rm_src/src/coll/torus_bcast.h not found (--rankmap-src)"
-ls "$rm_build"/.libs/librankmap.so* >/dev/null 2>&1 ||
-  die "$rm_build/.libs/librankmap.so not found: build librankmap first (make librankmap.la)"
+ls "$rm_build"/.libs/librankmap-mpi.so* >/dev/null 2>&1 ||
+  die "$rm_build/.libs/librankmap-mpi.so not found: build it first (make librankmap-mpi.la)"
 mkdir -p "$cache" || die "cannot create the cache directory $cache (set RANKMAP_CACHE_DIR)"
 cache=$(cd "$cache" && pwd)
 
@@ -209,22 +217,23 @@ case $config in
 esac
 
 key=$( {
-  echo "build-mpich v2"
+  echo "build-mpich v3"
   echo "$source_id"
   printf '%s\n' "${conf_opts[@]}" "${conf_env[@]}"
   for p in "${patches[@]}"; do basename "$p"; cat "$p"; done
-  # the headers MPICH compiles against, without their comments: a comment
-  # edit in rankmap.h does not rebuild MPICH
-  for h in "$rm_src/include/rankmap.h" "$rm_src/include/rankmap_glue.h" "$rm_src/src/coll/torus_bcast.h"; do
-    cpp -fpreprocessed -dD -E -P - <"$h" 2>/dev/null || cat "$h"
+  # rankmap's files MPICH compiles, without their comments (a comment edit
+  # rebuilds nothing), and the settings it is built with
+  for f in "${rm_files[@]}"; do
+    cpp -fpreprocessed -dD -E -P - <"$f" 2>/dev/null || cat "$f"
   done
+  python3 "$rm_src/maint/gen-cvars.py" --list
 } | sha256sum | cut -c1-16)
 tree=$cache/mpich-$key
 [ $print_key = no ] || { echo "$tree"; exit 0; }
 # librankmap is found through LIBRARY_PATH (not -L), so no build directory
 # ends up in libmpich's RUNPATH or in its libtool relink command; at run time
 # libmpich finds it beside itself ($ORIGIN), wherever the prefix is
-link_vars=('RANKMAP_LDFLAGS=-Wl,-rpath,\$$ORIGIN' RANKMAP_LIBS=-lrankmap)
+link_vars=('RANKMAP_LDFLAGS=-Wl,-rpath,\$$ORIGIN' 'RANKMAP_LIBS=-lrankmap-mpi -lrankmap')
 LIBRARY_PATH=$rm_build/.libs${LIBRARY_PATH:+:$LIBRARY_PATH}
 export LIBRARY_PATH
 
@@ -238,29 +247,29 @@ else
     rm -rf "$tree"
     note "copying $pristine to $tree"
     cp -a "$pristine" "$tree.tmp.$$" && mv "$tree.tmp.$$" "$tree" || die "cannot copy the MPICH source"
-    cp "$rm_src/include/rankmap.h" "$rm_src/include/rankmap_glue.h" "$tree/src/include/"
-    # the torus broadcast schedule's C API (librankmap), for patch 0005
-    cp "$rm_src/src/coll/torus_bcast.h" "$tree/src/include/torus_bcast.h"
+    # rankmap's files: the layer's and the MPIX headers, MPICH's operations
+    cp "$rm_src/include/rankmap_mpi.h" "$rm_src/include/mpix_rankmap.h" \
+       "$rm_src/src/mpich/mpir_rankmap.h" "$tree/src/include/"
+    cp "$rm_src/src/mpich/rankmap_mpich.c" "$tree/src/mpi/topo/"
     for p in "${patches[@]}"; do
       note "applying $(basename "$p")"
       patch -d "$tree" -p1 --forward --quiet <"$p" || die "patch $(basename "$p") does not apply to $pristine"
     done
-    # the patches edit Makefile.am and Makefile.in together: keep the shipped
-    # Makefile.in newer than its sources so make never calls automake-1.15
+    # the settings: their CVAR block and getter, from rankmap's one source
+    python3 "$rm_src/maint/gen-cvars.py" --mpich "$tree/src/mpi/topo/rankmap_cvars.c" ||
+      die "maint/gen-cvars.py failed"
+    # regenerate the C bindings (the hooks of patch 0002) with MPICH's own
+    # generator, as autogen.sh would
+    (cd "$tree" && python3 maint/gen_binding_c.py >/dev/null) || die "maint/gen_binding_c.py failed"
+    # the patches and the generator touch Makefile.am's neighbours: keep the
+    # shipped Makefile.in newer than its sources so make never calls automake-1.15
     find "$tree" -name Makefile.in -exec touch {} +
-    # regenerate the collective dispatch (src/mpi/coll/mpir_coll.c, coll_algos.h)
-    # from coll_algorithms.txt with MPICH's own generator, as autogen.sh would
-    (cd "$tree" && python3 maint/gen_coll.py >&2) || die "maint/gen_coll.py failed"
     # regenerate the CVAR tables (src/include/mpir_cvars.h, src/util/mpir_cvars.c,
     # README.envvar) with MPICH's own extractor, as autogen.sh would
     sed "s|@abs_srcdir@|$tree/maint|g" "$tree/maint/extractcvars.in" >"$tree/maint/extractcvars.rankmap"
     dirs=$(sed "s|@abs_srcdir@|$tree/maint|g" "$tree/maint/cvardirs.in")
     (cd "$tree" && perl maint/extractcvars.rankmap --dirs="$dirs" >&2) || die "maint/extractcvars failed"
     grep -q MPIR_CVAR_RANKMAP_TOPOLOGY "$tree/src/include/mpir_cvars.h" || die "the RANKMAP CVARs were not extracted"
-    # and the error-message catalogue (src/mpi/errhan/defmsg.h) for **rankmap
-    (cd "$tree" && perl maint/extracterrmsgs -careful=unusederr.txt -skip=src/util/multichannel/mpi.c \
-       $(cat maint/errmsgdirs) >defmsg.rankmap 2>/dev/null) && grep -q '"\*\*rankmap %s"' "$tree/defmsg.rankmap" &&
-      mv "$tree/defmsg.rankmap" "$tree/src/mpi/errhan/defmsg.h" || die "maint/extracterrmsgs failed"
     note "configure ($config) ${conf_opts[*]}"
     (cd "$tree" && env "${conf_env[@]}" ./configure "${conf_opts[@]}" >configure.rankmap.log 2>&1) ||
       { tail -30 "$tree/configure.rankmap.log" >&2; die "MPICH configure failed (log: $tree/configure.rankmap.log)"; }

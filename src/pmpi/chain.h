@@ -21,6 +21,7 @@
 
 #ifndef RANKMAP_PMPI_NO_CHAIN
 #include <dlfcn.h>
+#include <unistd.h>
 #endif
 
 typedef int (*chain_init_fn)(int *, char ***);

@@ -3,7 +3,7 @@
 # MPICH's own broadcast tests (test/mpi/coll of the MPICH tree the patched
 # library was built from, recorded in STAGE_DIR/mpich-tree) against the
 # patched library with the torus broadcast forced on
-# (MPIR_CVAR_BCAST_INTRA_ALGORITHM=torus) and an address table the job fills:
+# (MPIR_CVAR_RANKMAP_BCAST=always) and an address table the job fills:
 #   bcasttest, bcastzerotype    as in MPICH's testlist / coll_cvars.txt
 #                               (bcastzerotype only up to 10 ranks, as in its
 #                               testlist: it stores rank*10+i in a char, so
@@ -67,7 +67,7 @@ run() {
   shift 4
   total=$((total + 1))
   t0=$(date +%s)
-  out=$(MPIR_CVAR_BCAST_INTRA_ALGORITHM=torus MPIR_CVAR_RANKMAP_TOPOLOGY=$topo \
+  out=$(MPIR_CVAR_RANKMAP_BCAST=always MPIR_CVAR_RANKMAP_TOPOLOGY=$topo \
         MPIR_CVAR_RANKMAP_VERBOSE=2 "$root/bin/mpiexec" -n "$np" "./$name" "$@" </dev/null 2>&1)
   rc=$?
   used=$(echo "$out" | grep -c "torus broadcast:")
@@ -93,5 +93,5 @@ if [ "$mode" = full ]; then
   run bcasttest 10 torus:4x4x2 0
   run bcastzerotype 10 torus:4x4x2 0
 fi
-echo "MPICH test/mpi/coll broadcast tests ($mode) with MPIR_CVAR_BCAST_INTRA_ALGORITHM=torus: $((total - fails)) of $total runs passed"
+echo "MPICH test/mpi/coll broadcast tests ($mode) with MPIR_CVAR_RANKMAP_BCAST=always: $((total - fails)) of $total runs passed"
 [ $fails -eq 0 ]

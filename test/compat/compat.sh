@@ -1,10 +1,13 @@
 #!/bin/sh
-# compat.sh MODE[_openmpi] BUILD_DIR SRC_DIR WORK_DIR
-# Programs that assume ranks do not move (issue 26, doc/compatibility.md)
-# under librankmap-pmpi and Debian's MPICH (MODE_openmpi: Debian's Open MPI
-# and librankmap-pmpi-ompi; incall and skip), 8 ranks on a 2x2x2 torus whose
-# mapfile scatters the world ranks (test/pmpi/torus-2x2x2-scrambled.map), so
-# the plugin moves ranks.  The programs (test/compat/*.c, *.f90) check what
+# compat.sh MODE[_openmpi|_patched] BUILD_DIR SRC_DIR WORK_DIR [STAGE_ROOT]
+# Programs that assume ranks do not move (doc/compatibility.md) under each
+# MPI layer of rankmap, with one list of cases and the same expected outcome:
+#   MODE           librankmap-pmpi preloaded into Debian's MPICH
+#   MODE_openmpi   librankmap-pmpi-ompi into Debian's Open MPI (incall, skip)
+#   MODE_patched   rankmap's patched MPICH of the staged install STAGE_ROOT
+#                  (without rankmap: MPIR_CVAR_RANKMAP_ENABLE=0)
+# 8 ranks on a 2x2x2 torus whose mapfile scatters the world ranks
+# (test/pmpi/torus-2x2x2-scrambled.map), so the layer moves ranks.  The programs (test/compat/*.c, *.f90) check what
 # they receive and print PASS or FAIL on rank 0:
 #   correct_cart     halo exchange on the Cartesian communicator (correct)
 #   ignored          the new communicator unused, exchange on MPI_COMM_WORLD (correct)
@@ -28,23 +31,30 @@
 #   fortran  the LAMMPS pattern and the correct one in Fortran (use mpi)
 # Every mpiexec runs under `timeout 120` only as a safety net: a case that
 # hangs fails instead of blocking the suite.
-mode=$1 build=$2 src=$3 work=$4
+mode=$1 build=$2 src=$3 work=$4 stage=$5
 t=$src/test/compat
 rankmap=$build/rankmap
 np=8
+# PFX: how the layer's lines begin on this path
 case $mode in
   *_openmpi)
     mode=${mode%_openmpi} mpi=openmpi cc=mpicc.openmpi mpiexec=mpiexec.openmpi
-    plugin=$build/.libs/librankmap-pmpi-ompi.so
+    plugin=$build/.libs/librankmap-pmpi-ompi.so PFX=rankmap-pmpi
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
     export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_rmaps_base_oversubscribe ;;
-  *) mpi=mpich cc=mpicc.mpich mpiexec=mpiexec.mpich plugin=$build/.libs/librankmap-pmpi.so ;;
+  *_patched)
+    mode=${mode%_patched} mpi=patched cc=$stage/bin/mpicc mpiexec=$stage/bin/mpiexec
+    plugin= PFX="MPICH rankmap"
+    [ -x "$cc" ] || { echo "no patched MPICH in $stage (configured --without-mpich?): test skipped"; exit 77; }
+    LD_LIBRARY_PATH=$stage/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export LD_LIBRARY_PATH ;;
+  *) mpi=mpich cc=mpicc.mpich mpiexec=mpiexec.mpich plugin=$build/.libs/librankmap-pmpi.so PFX=rankmap-pmpi ;;
 esac
 mkdir -p "$work" || exit 1
 for tool in $cc $mpiexec; do
   command -v $tool >/dev/null || { echo "$tool not found: test skipped"; exit 77; }
 done
-[ -f "$plugin" ] || { echo "FAIL: $plugin was not built"; exit 1; }
+[ $mpi = patched ] || [ -f "$plugin" ] || { echo "FAIL: $plugin was not built"; exit 1; }
 
 scrambled=$src/test/pmpi/torus-2x2x2-scrambled.map
 LD_LIBRARY_PATH=$build/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -60,12 +70,14 @@ build_c() {
   $cc -O2 -o "$work/$1" "$t/$1.c" || { echo "FAIL: $cc could not build $1.c"; exit 1; }
 }
 
-# run WITH_PLUGIN(0/1) PROGRAM [VAR=VALUE...]: the program on np ranks
+# run WITH_RANKMAP(0/1) PROGRAM [VAR=VALUE...]: the program on np ranks
 run() {
   with=$1 prog=$2; shift 2
   case $mpi$with in
     mpich1) env "$@" timeout 120 mpiexec.mpich -genv LD_PRELOAD "$plugin" -n $np "$work/$prog" ;;
     mpich0) env "$@" timeout 120 mpiexec.mpich -n $np "$work/$prog" ;;
+    patched1) env "$@" timeout 120 "$mpiexec" -n $np "$work/$prog" ;;
+    patched0) env "$@" MPIR_CVAR_RANKMAP_ENABLE=0 timeout 120 "$mpiexec" -n $np "$work/$prog" ;;
     openmpi1) env "$@" timeout 120 mpiexec.openmpi --oversubscribe --bind-to none \
                 -x LD_PRELOAD="$plugin" -n $np "$work/$prog" ;;
     openmpi0) env "$@" timeout 120 mpiexec.openmpi --oversubscribe --bind-to none -n $np "$work/$prog" ;;
@@ -95,7 +107,7 @@ expect() {
   if grep -Eqi 'segmentation|core dumped|signal 11' "$err"; then ok=0; why="$why; crash"; fi
   name="$mpi: $name"
   if [ $ok = 1 ]; then
-    echo "ok   $name: $(grep -E '^moved' "$out" | head -1)$(grep -m1 -o 'rankmap-pmpi: .\{0,100\}' "$err" | sed 's/^/ | /')"
+    echo "ok   $name: $(grep -E '^moved' "$out" | head -1)$(grep -m1 -o "$PFX: .\{0,100\}" "$err" | sed 's/^/ | /')"
   else
     echo "FAIL $name ($why)"
     sed 's/^/  out: /' "$out" | head -10
@@ -111,27 +123,34 @@ WATCHED='rank [0-9]+ has waited [0-9]+ s in MPI_[A-Za-z_]+'
 LAMMPS='calls MPI_Sendrecv with partner [0-9]+ on MPI_COMM_WORLD, a rank it read from the communicator MPI_Cart_create reordered'
 BYHAND='grid neighbours? of its rank [0-9]+ of MPI_COMM_WORLD, not of its new rank [0-9]+: it computes neighbours from its old rank'
 HINT='hint: MPI_Cart_create reordered [0-9]+ of 8 ranks but the program never communicated on the new communicator'
-ANYLINE='rankmap-pmpi'
+ANYLINE=$PFX
 MOVED='^moved [1-9][0-9]* of 8$'
 KEPT='^moved 0 of 8$'
 ABORT='MPIR_CVAR_RANKMAP_WATCHDOG_ACTION=abort'
 # a short watchdog that ends the job, for the misuse programs
 ENDS="MPIR_CVAR_RANKMAP_WATCHDOG=2 MPIR_CVAR_RANKMAP_WATCHDOG_ACTION=abort"
 
-for p in correct_cart ignored cart_then_world world_by_hand graph_then_world; do build_c $p; done
+for p in correct_cart ignored cart_then_world cart_then_dup world_by_hand graph_then_world; do build_c $p; done
 
 case $mode in
 incall)
   for p in correct_cart ignored cart_then_world world_by_hand graph_then_world; do
-    expect "$p without the plugin: ranks kept, right" 0 "$KEPT;^PASS$" "" "rankmap-pmpi" -- 0 $p
+    expect "$p without rankmap: ranks kept, right" 0 "$KEPT;^PASS$" "" "$PFX" -- 0 $p
   done
+  expect "cart_then_dup without rankmap: ranks kept, right" 0 "$KEPT;^PASS$" "" "$PFX" -- 0 cart_then_dup
   expect "correct_cart reordered: right, no diagnosis" 0 "$MOVED;^PASS$" "" "$ANYLINE" -- 1 correct_cart $ENDS
   expect "correct_cart with the checks on: no diagnosis" 0 "$MOVED;^PASS$" "" "$ANYLINE" -- 1 correct_cart $ENDS MPIR_CVAR_RANKMAP_CHECK=1
   expect "ignored reordered: right, one hint at MPI_Finalize" 0 "$MOVED;^PASS$" "$HINT" "will hang|hangs|has waited" -- 1 ignored $ENDS MPIR_CVAR_RANKMAP_CHECK=1
-  [ "$(grep -c 'rankmap-pmpi: hint' "$err")" = 1 ] || { echo "FAIL ignored: the hint is not printed exactly once"; fail=1; }
+  [ "$(grep -c "$PFX: hint" "$err")" = 1 ] || { echo "FAIL ignored: the hint is not printed exactly once"; fail=1; }
   expect "cart_then_world, watchdog: diagnosis at MPI_Comm_free, then the stuck rank ends the job" x \
     "" "$FREED. $WAYS;$WATCHED on MPI_COMM_WORLD.*$ABORT" "^PASS$" -- 1 cart_then_world $ENDS
   [ "$(grep -c 'freed the new communicator' "$err")" = 1 ] || { echo "FAIL cart_then_world: the MPI_Comm_free diagnosis is not printed exactly once"; fail=1; }
+  expect "cart_then_dup (the pattern on a duplicate of MPI_COMM_WORLD), watchdog: diagnosis at MPI_Comm_free, then the stuck rank ends the job" x \
+    "" "MPI_Cart_create reordered [0-9]+ of 8 ranks and the program freed the new communicator without communicating on it; if it uses those ranks on the communicator it was made from it will hang. $WAYS;$WATCHED on a communicator.*$ABORT" "^PASS$" -- \
+    1 cart_then_dup $ENDS
+  expect "cart_then_dup, MPIR_CVAR_RANKMAP_CHECK=1: diagnosed before the exchange" x \
+    "" "calls MPI_Sendrecv with partner [0-9]+ on the parent communicator, a rank it read from the communicator MPI_Cart_create reordered.*$WAYS.*$ABORT" "$WATCHED" -- \
+    1 cart_then_dup $ENDS MPIR_CVAR_RANKMAP_CHECK=1 MPIR_CVAR_RANKMAP_WATCHDOG=60
   expect "cart_then_world, MPIR_CVAR_RANKMAP_CHECK=1: diagnosed before the exchange" x \
     "" "$LAMMPS.*$WAYS.*$ABORT" "$WATCHED" -- 1 cart_then_world $ENDS MPIR_CVAR_RANKMAP_CHECK=1 MPIR_CVAR_RANKMAP_WATCHDOG=60
   expect "graph_then_world, watchdog: diagnosis at MPI_Comm_free naming the graph setting, the stuck rank ends the job" x \
@@ -145,7 +164,8 @@ incall)
   # profiler passes its sends on, so the plugin still sees them
   prof=$build/.libs/librankmap-profile.so
   [ $mpi = openmpi ] && prof=$build/.libs/librankmap-profile-ompi.so
-  if [ -f "$prof" ]; then
+  # (the patched MPICH's hooks are inside the library: no preload order)
+  if [ -f "$prof" ] && [ $mpi != patched ]; then
     alone=$plugin
     plugin="$prof:$alone"
     expect "cart_then_world, traffic profiler preloaded first: the watchdog still ends the hang" x \
@@ -180,11 +200,11 @@ skip)
     1 correct_cart MPIR_CVAR_RANKMAP_GRAPH=0
   for bad in WATCHDOG_ACTION=kill WATCHDOG=soon WATCHDOG=-1 CHECK=maybe CART=2 GRAPH=none; do
     expect "bad MPIR_CVAR_RANKMAP_$bad: one warning naming it, MPI's order" 0 "$KEPT;^PASS$" \
-      "rankmap-pmpi: warning: MPIR_CVAR_RANKMAP_${bad%%=*}=\"${bad#*=}\": expected .*reordering disabled" "" -- \
+      "$PFX: warning: MPIR_CVAR_RANKMAP_${bad%%=*}=\"${bad#*=}\": expected .*reordering disabled" "" -- \
       1 correct_cart "MPIR_CVAR_RANKMAP_$bad"
   done ;;
 launch|wisdom|fortran)
-  [ $mpi = mpich ] || { echo "usage: mode $mode runs with MPICH only"; exit 2; } ;;
+  [ $mpi != openmpi ] || { echo "usage: mode $mode runs with MPICH only"; exit 2; } ;;
 esac
 case $mode in
 launch)
@@ -226,12 +246,14 @@ wisdom)
     1 correct_cart RANKMAP_WISDOM="$w" COMPAT_SLOW=5 MPIR_CVAR_RANKMAP_WATCHDOG=1
   [ ! -e "$w/unsafe/correct_cart" ] || { echo "FAIL a watchdog warning (action warn) marked correct_cart"; fail=1; } ;;
 fortran)
-  command -v mpif90.mpich >/dev/null || { echo "mpif90.mpich not found: test skipped"; exit 77; }
+  fc=mpif90.mpich
+  [ $mpi = patched ] && fc=$stage/bin/mpif90
+  command -v "$fc" >/dev/null || { echo "$fc not found (an MPICH without Fortran): test skipped"; exit 77; }
   for p in correct_cart_f cart_then_world_f; do
-    mpif90.mpich -O2 -o "$work/$p" "$t/$p.f90" || { echo "FAIL: mpif90.mpich could not build $p.f90"; exit 1; }
+    "$fc" -O2 -o "$work/$p" "$t/$p.f90" || { echo "FAIL: $fc could not build $p.f90"; exit 1; }
   done
-  expect "correct_cart_f without the plugin" 0 "$KEPT;^PASS$" "" "rankmap-pmpi" -- 0 correct_cart_f
-  expect "cart_then_world_f without the plugin" 0 "$KEPT;^PASS$" "" "rankmap-pmpi" -- 0 cart_then_world_f
+  expect "correct_cart_f without rankmap" 0 "$KEPT;^PASS$" "" "$PFX" -- 0 correct_cart_f
+  expect "cart_then_world_f without rankmap" 0 "$KEPT;^PASS$" "" "$PFX" -- 0 cart_then_world_f
   expect "correct_cart_f reordered through MPICH's Fortran binding: right" 0 "$MOVED;^PASS$" "" "$ANYLINE" -- \
     1 correct_cart_f $ENDS MPIR_CVAR_RANKMAP_CHECK=1
   expect "cart_then_world_f: diagnosed, ends" x "" \
@@ -240,6 +262,6 @@ fortran)
   expect "cart_then_world_f, MPIR_CVAR_RANKMAP_SKIP_PROGRAMS: right" 0 "$KEPT;^PASS$" "" "$ANYLINE" -- \
     1 cart_then_world_f MPIR_CVAR_RANKMAP_SKIP_PROGRAMS=cart_then_world_f $ENDS ;;
 incall|skip) ;;
-*) echo "usage: compat.sh incall|skip|launch|wisdom|fortran|incall_openmpi|skip_openmpi BUILD_DIR SRC_DIR WORK_DIR"; exit 2 ;;
+*) echo "usage: compat.sh incall|skip|launch|wisdom|fortran[_openmpi|_patched] BUILD_DIR SRC_DIR WORK_DIR [STAGE_ROOT]"; exit 2 ;;
 esac
 exit $fail

@@ -80,7 +80,7 @@ case_ "bad random seed" identity 'warning: MPIR_CVAR_RANKMAP_MAPPING="random:x1"
   $T=torus:2x2x2 $M=random:x1
 case_ "mapping without a topology" identity \
   'warning: MPIR_CVAR_RANKMAP_MAPPING="XYZT" needs MPIR_CVAR_RANKMAP_TOPOLOGY' $M=XYZT
-case_ "negative node size" identity 'warning: MPIR_CVAR_RANKMAP_NODE_SIZE=-3: must be >= 0' \
+case_ "negative node size" identity 'warning: MPIR_CVAR_RANKMAP_NODE_SIZE="-3": expected an integer in 0\.\.' \
   MPIR_CVAR_RANKMAP_NODE_SIZE=-3
 case_ "bad discovery setting" identity \
   "warning: machine discovery \\(MPIR_CVAR_RANKMAP_NODE_SIZE=4, MPIR_CVAR_RANKMAP_DISCOVER=\"tiers=gpu\"\\)" \

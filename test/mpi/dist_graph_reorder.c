@@ -10,8 +10,11 @@
  *                                      chords v -- v+17 that weigh 1
  *                                      (adjacent form)
  *
- * The vertices are ranks of the new communicator: the process with new rank v
- * plays vertex v.  Checks: ranks moved and F dropped; MPI_Dist_graph_neighbors
+ * The program plays the vertex its new rank names and says so with the info
+ * key rankmap_vertices=follow_rank on the call (without it every process
+ * keeps the edges it described and the order stays: test/compat/dist_keep.c):
+ * the vertices are ranks of the new communicator, the process with new rank
+ * v plays vertex v.  Checks: ranks moved and F dropped; MPI_Dist_graph_neighbors
  * returns vertex v's lists (in the given order for the adjacent form);
  * MPI_Neighbor_allgather / _alltoall / _alltoallv / MPI_Ineighbor_alltoallv
  * deliver the right data; weighted: the heavy ring ends up closer than
@@ -117,20 +120,22 @@ int main(int argc, char **argv)
     CHECK(n == wsize, "the graph has %d vertices for %d ranks", n, wsize);
 
     MPI_Comm comm;
+    MPI_Info follow;
+    MPI_Info_create(&follow);
+    MPI_Info_set(follow, "rankmap_vertices", "follow_rank");
     int nb[2 * MAXD], w[2 * MAXD];
     int k = weighted ? weighted_lists(wrank, n, nb, w) : grid_neighbours(wrank, nb);
     if (weighted) {
-        MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, k, nb, w, k, nb, w, MPI_INFO_NULL, 1,
-                                       &comm);
+        MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, k, nb, w, k, nb, w, follow, 1, &comm);
     } else if (!strcmp(mode, "adjacent")) {
         MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, k, nb, MPI_UNWEIGHTED, k, nb,
-                                       MPI_UNWEIGHTED, MPI_INFO_NULL, 1, &comm);
+                                       MPI_UNWEIGHTED, follow, 1, &comm);
     } else {
         int v = (wrank + 1) % n, dst[2 * MAXD];
         int deg = grid_neighbours(v, dst);
-        MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &v, &deg, dst, MPI_UNWEIGHTED, MPI_INFO_NULL, 1,
-                              &comm);
+        MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &v, &deg, dst, MPI_UNWEIGHTED, follow, 1, &comm);
     }
+    MPI_Info_free(&follow);
     MPIX_Rankmap_report rep;
     MPIX_Rankmap_last_report(&rep);
 

@@ -1,7 +1,7 @@
 /*
  * bcast_app.c -- an unmodified MPI program (standard MPI only) checking
  * MPI_Bcast byte for byte, for the torus broadcast of the PMPI plugin
- * (MPIR_CVAR_RANKMAP_BCAST=1, test/pmpi/reorder.sh and smpi.sh).
+ * (MPIR_CVAR_RANKMAP_BCAST=always, test/pmpi/reorder.sh and smpi.sh).
  *
  *   bcast_app [INTS]      (default 262144 ints = 1 MiB)
  *

@@ -64,10 +64,20 @@ check "$mpi Cart_create of a smaller 2-D grid: the rest get MPI_COMM_NULL" "" \
 unset MPIR_CVAR_RANKMAP_CART_ALLTOALL
 check "$mpi Graph_create of the torus graph" "" \
   run $(preload) -n $np "$app" graph reorder "$map" $torus $torus
-check "$mpi Dist_graph_create_adjacent: new rank v plays vertex v" "" \
+check "$mpi Dist_graph_create_adjacent, info rankmap_vertices=follow_rank: new rank v plays vertex v" "" \
   run $(preload) -n $np "$app" dist-adjacent reorder "$map" $torus $torus
-check "$mpi Dist_graph_create (edges named by other ranks, weighted)" "" \
+check "$mpi Dist_graph_create (edges named by other ranks, weighted), follow_rank" "" \
   run $(preload) -n $np "$app" dist-general reorder "$map" $torus $torus
+# without the info key every process keeps the edges it described: the order stays
+export TOPO_APP_OWN_EDGES=1
+check "$mpi Dist_graph_create_adjacent without the info key: the order stays" "" \
+  run $(preload) -n $np "$app" dist-adjacent scattered "$map" $torus $torus
+check "$mpi Dist_graph_create without the info key: the order stays" "" \
+  run $(preload) -n $np "$app" dist-general scattered "$map" $torus $torus
+export MPIR_CVAR_RANKMAP_FOLLOW_PROGRAMS=$(basename "$app")
+check "$mpi MPIR_CVAR_RANKMAP_FOLLOW_PROGRAMS names the program: new rank v plays vertex v" "" \
+  run $(preload) -n $np "$app" dist-adjacent reorder "$map" $torus $torus
+unset TOPO_APP_OWN_EDGES MPIR_CVAR_RANKMAP_FOLLOW_PROGRAMS
 # the plugin of the other MPI preloaded by mistake: one line naming the right
 # one, and the program runs to the end unreordered
 case $mpi in mpich) other=$build/.libs/librankmap-pmpi-ompi.so right=librankmap-pmpi.so ;;
@@ -117,13 +127,13 @@ fi
 unset MPIR_CVAR_RANKMAP_NODE_SIZE MPIR_CVAR_RANKMAP_VERBOSE
 export MPIR_CVAR_RANKMAP_TOPOLOGY=torus:$torus MPIR_CVAR_RANKMAP_MAPPING=$map
 
-# the torus broadcast (MPIR_CVAR_RANKMAP_BCAST=1): every byte arrives
+# the torus broadcast (MPIR_CVAR_RANKMAP_BCAST=always: every size): every byte arrives
 bapp=$work/bcast_app-$mpi
 "$cc" -O2 -o "$bapp" "$t/bcast_app.c" || { echo "FAIL: $cc could not build bcast_app.c"; exit 1; }
 check "$mpi bcast_app without the plugin (the check itself)" "" run -n $np "$bapp" 32768
-export MPIR_CVAR_RANKMAP_BCAST=1 MPIR_CVAR_RANKMAP_VERBOSE=1
+export MPIR_CVAR_RANKMAP_BCAST=always MPIR_CVAR_RANKMAP_VERBOSE=1
 check "$mpi MPI_Bcast along the torus schedule: every byte from 3 roots, 3 communicators" \
-  'MPI_Bcast on [0-9]+ ranks: (torus|mesh) broadcast schedule' run $(preload) -n $np "$bapp" 32768
+  'MPI_Bcast on [0-9]+ ranks: the (torus|mesh) broadcast' run $(preload) -n $np "$bapp" 32768
 unset MPIR_CVAR_RANKMAP_BCAST MPIR_CVAR_RANKMAP_VERBOSE
 
 if [ $mpi = mpich ]; then

@@ -24,6 +24,11 @@
  *     GRID     the periodic task grid, e.g. 4x4x2 or 4x4 (its size may be
  *              below the number of ranks: the others get MPI_COMM_NULL)
  *
+ * The distributed-graph modes are written for the reading in which the
+ * process with new rank v plays vertex v, and say so with the info key
+ * rankmap_vertices=follow_rank on the call; TOPO_APP_OWN_EDGES=1 in the
+ * environment leaves the key out (every process keeps the edges it
+ * described: an MPI may then not move its vertices).
  * Besides distances it checks what MPI promises about the new communicator:
  * Cart_map gives the rank Cart_create gave; Cart_coords/Cart_shift agree;
  * Graph_neighbors and Dist_graph_neighbors return the grid neighbours of the
@@ -200,11 +205,19 @@ int main(int argc, char **argv)
         CHECK(mapped == r, "MPI_Graph_map gave %d, MPI_Graph_create %d", mapped, r);
         free(index);
         free(edges);
+    }
+    MPI_Info follow = MPI_INFO_NULL;
+    if (!strncmp(mode, "dist", 4) && !getenv("TOPO_APP_OWN_EDGES")) {
+        MPI_Info_create(&follow);
+        MPI_Info_set(follow, "rankmap_vertices", "follow_rank");
+    }
+    if (!strncmp(mode, "cart", 4) || !strcmp(mode, "graph")) {
+        /* created above */
     } else if (!strcmp(mode, "dist-adjacent")) {
         CHECK(n == wsize, "distributed graphs need grid size = ranks");
         k = grid_neighbours(gnd, gdims, wrank, nb);
         MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, k, nb, MPI_UNWEIGHTED, k, nb,
-                                       MPI_UNWEIGHTED, MPI_INFO_NULL, 1, &comm);
+                                       MPI_UNWEIGHTED, follow, 1, &comm);
     } else if (!strcmp(mode, "dist-general")) {
         /* every process names the out-edges of the next vertex */
         CHECK(n == wsize, "distributed graphs need grid size = ranks");
@@ -213,16 +226,18 @@ int main(int argc, char **argv)
         int w[2 * MAXD];
         for (int i = 0; i < deg; i++)
             w[i] = 5;
-        MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &src, &deg, nb, w, MPI_INFO_NULL, 1, &comm);
+        MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &src, &deg, nb, w, follow, 1, &comm);
     } else if (!strcmp(mode, "dist-random")) {
         CHECK(n == wsize, "distributed graphs need grid size = ranks");
         int w[2 * MAXD], deg = random_neighbours(n, wrank, nb, w);
-        MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &wrank, &deg, nb, w, MPI_INFO_NULL, 1, &comm);
+        MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &wrank, &deg, nb, w, follow, 1, &comm);
     } else {
         if (wrank == 0)
             fprintf(stderr, "topo_app: unknown mode %s\n", mode);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
+    if (follow != MPI_INFO_NULL)
+        MPI_Info_free(&follow);
 
     int rank = -1, member = comm != MPI_COMM_NULL, members = 0, worst = 0, moved = 0;
     if (member) {
