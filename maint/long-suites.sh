@@ -11,8 +11,9 @@
 #                                    check-long` must run again after a change
 #                                    of the patch series or of these tests)
 #
-# The inputs are hashed: the patch series, the MPICH build script and the
-# broadcast tests.  `make check-long` in a build tree calls `run`; the default
+# The inputs are hashed: the patch series, the MPICH build script, MPICH's
+# operations for the layer, the torus broadcast (the layer's rule and the
+# executor) and the long tests (broadcast, distributed graphs at 64 ranks).  `make check-long` in a build tree calls `run`; the default
 # CTest run calls `check` (test long_suites_recorded).
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,7 +21,9 @@ record=$src/bench/results/long-suites.md
 
 inputs_hash() {
   (cd "$src" && cat maint/mpich/patches/series maint/mpich/patches/*.patch maint/mpich/build-mpich.sh \
-     test/coll/CTestTestfile.cmake.in test/coll/*.sh test/coll/*.c | sha256sum | cut -c1-16)
+     src/mpich/*.[ch] src/mpilayer/bcast.c src/coll/bcast_exec.c \
+     test/coll/CTestTestfile.cmake.in test/coll/*.sh test/coll/*.c \
+     test/compat/tests.cmake test/compat/dist_keep* | sha256sum | cut -c1-16)
 }
 
 case ${1:-} in
