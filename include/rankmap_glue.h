@@ -270,6 +270,26 @@ int rankmap_table_discover(int nprocs, const int *node_of_proc, int node_size,
                            const char *addr_pattern, int verbose, char *spec, size_t speclen,
                            int *node_of_rank, char *source, size_t sourcelen);
 
+/* A declared machine against where the processes run.  host_of_proc
+ * [nprocs]: the host of every process, numbered from 0 in the order of
+ * their first rank (the host names, or MPIR_CVAR_RANKMAP_NODE_SIZE);
+ * mapping = MPIR_CVAR_RANKMAP_MAPPING; switch_addrs, addr_stride: Slurm's
+ * switch addresses as for rankmap_table_discover() (NULL: none);
+ * node_of_rank[nprocs]: the table rankmap_table_declared() built.
+ * On a tree without a mapping, when the hosts fit a tier of the tree (the
+ * hosts' tier of up=, else the coarsest tier with a group per host), the
+ * table is replaced: the hosts (under one Slurm switch together) take the
+ * groups of that tier in the order of their first rank, each host's ranks
+ * its leaves in rank order; *placed = 1 and note describes it.  Otherwise
+ * the table is kept, *placed = 0, and note holds a warning naming the
+ * setting when the table puts ranks of one host on different nodes, ranks
+ * of different hosts on one node, or the hosts fit no tier of the tree
+ * ("" when it agrees).  With one host nothing changes.  Deterministic: the
+ * same inputs give the same table on every rank.                          */
+int rankmap_table_hosts(rankmap_topology_t topo, int nprocs, const int *host_of_proc,
+                        const char *mapping, const char *switch_addrs, size_t addr_stride,
+                        int *node_of_rank, int *placed, char *note, size_t notelen);
+
 /* Longest SLURM_TOPOLOGY_ADDR the layers pass (bytes, with the NUL).      */
 #define RANKMAP_SWITCH_ADDR_MAX 256
 

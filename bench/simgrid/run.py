@@ -319,7 +319,8 @@ class Case:
 def platform_file(tools, kind, spec):
     path = tools.path(f"{kind}-{spec.replace(':', '_')}.xml")
     if not os.path.exists(path):
-        text = {"torus": lambda: plat.torus_xml(plat.dims_of(spec)),
+        text = {"torus": lambda: plat.torus_xml(plat.dims_of(spec),
+                                                **({"bw": plat.TODAY_TORUS_BW} if plat.today(spec)[1] else {})),
                 "mesh": lambda: plat.mesh_xml(plat.dims_of(spec)),
                 "cluster": lambda: plat.cluster_xml(spec), "fattree": lambda: plat.fattree_xml(spec)}[kind]()
         with open(path, "w") as f:
@@ -609,6 +610,183 @@ def fattree_cases(tools):
     return cases
 
 
+def stencil_nd_edges(dims, periodic, msg):
+    """Halo exchange of a grid (row-major, last dimension fastest): one
+    message of msg bytes to each neighbour, across the boundary if periodic."""
+    n = 1
+    for d in dims:
+        n *= d
+    e = set()
+    for r in range(n):
+        c, x = [], r
+        for d in reversed(dims):
+            c.append(x % d)
+            x //= d
+        c.reverse()
+        for k, d in enumerate(dims):
+            for s in (-1, 1):
+                q = list(c)
+                q[k] += s
+                if not 0 <= q[k] < d:
+                    if not periodic or d < 3:
+                        continue
+                    q[k] %= d
+                t = 0
+                for j, dj in enumerate(dims):
+                    t = t * dj + q[j]
+                if t != r:
+                    e.add((r, t))
+    return [(a, b, msg) for a, b in sorted(e)]
+
+
+def harm_cases(tools, sizes):
+    """Issue 61 (do no harm where users run): fat trees of today (100 Gb/s
+    links, shared memory 3 times faster; leaf switches x hosts x 8 cores,
+    full bisection and tapered 2:1, block launch order), declared as the
+    user guide invites -- the hosts as one tier (tree:HOSTSxCORES) or with
+    the switches (tree:LxHxC:...:up=U) -- and the 8x8x8 torus of 200 Gb/s
+    links.  Rows: the launch order; rankmap map with the plain graph file
+    and nothing else (its guard against rank order); on the fat trees the
+    pencil FFT and the 2-D stencil reordering inside MPI_Cart_create (the
+    SMPI plugin), MPIR_CVAR_RANKMAP_MAPPING unset or the launch order, with
+    and without the all-to-all hint."""
+    cases = []
+    for n in sizes:
+        leaves, hosts, cores = {128: (4, 4, 8), 512: (8, 8, 8)}[n]
+        nhosts = leaves * hosts
+        for up in (hosts, hosts // 2):
+            spec = f"{leaves}x{hosts}x{cores}:{up}:today"
+            name = f"fat tree {leaves}x{hosts}x{cores} " + \
+                ("full bisection" if up == hosts else f"tapered {hosts}:{up}") + ", 100 Gb/s"
+            forms = [(f"tree:{nhosts}x{cores}:cost=100,1", lambda h, k: [h, k],
+                      ["--bandwidth", f"{plat.TODAY_BW:g},{plat.TODAY_MEM_BW:g}",
+                       "--latency", f"{plat.TODAY_LAT:g},{plat.TODAY_MEM_LAT:g}"]),
+                     (f"tree:{leaves}x{hosts}x{cores}:cost=100,10,1:up={up}",
+                      lambda h, k: [h // hosts, h % hosts, k],
+                      ["--bandwidth", f"{plat.TODAY_BW:g},{plat.TODAY_BW:g},{plat.TODAY_MEM_BW:g}",
+                       "--latency", f"{plat.TODAY_LAT:g},{plat.TODAY_LAT:g},{plat.TODAY_MEM_LAT:g}"])]
+            where = [(r // cores, r % cores) for r in range(n)]  # block launch
+            for topo, co, model_args in forms:
+                tag = f"h{n}u{up}{'p' if len(co(0, 0)) == 2 else 's'}"
+                plat_name = f"{name}, declared {topo.split(':')[0] + ':' + topo.split(':')[1]}" + \
+                    ("" if "up=" not in topo else f" up={up}")
+
+                def new_case(kernel, g, argv, unit=1.0, tag=tag, topo=topo, co=co, model_args=model_args,
+                             plat_name=plat_name, spec=spec):
+                    c = Case(kernel, plat_name, "fattree", spec, topo, g, argv, baseline="block order (launch)")
+                    c.model_args, c.unit = model_args, unit
+                    c.add("block order (launch)", write_coords(tools.path(f"{tag}-{len(cases)}-launch.map"),
+                                                               [co(h, k) for h, k in where]))
+                    return c
+
+                def cli_row(c, tag=tag, topo=topo):
+                    m = tools.path(f"{tag}-{len(cases)}-cli.map")
+                    secs = tools.map(topo, c.graph, m, "--seed", "1", "--no-cache")
+                    c.add("rankmap map, graph file", m, map_seconds=secs)
+
+                def incall_rows(c, exe, argv, topo=topo):
+                    env = {"LD_PRELOAD": tools.kernel_with_plugin("fft")[1], "MPIR_CVAR_RANKMAP_TOPOLOGY": topo,
+                           "MPIR_CVAR_RANKMAP_VERBOSE": "1"}
+                    for mapping in ("unset", "launch"):
+                        e = dict(env, **({"MPIR_CVAR_RANKMAP_MAPPING": c.baseline_map()} if mapping == "launch"
+                                         else {}))
+                        lab = "in the call, MAPPING " + ("unset" if mapping == "unset" else "= launch order")
+                        c.add(lab + ", no hint", c.baseline_map(), incall=True, argv=[exe, *argv], env=e)
+                        c.add(lab + ", all-to-all hint", c.baseline_map(), incall=True, argv=[exe, *argv],
+                              env=dict(e, MPIR_CVAR_RANKMAP_CART_ALLTOALL="all"))
+
+                # pencil FFT at every grid shape NROWS x ROW
+                row = 2
+                while row < n:
+                    nrows = n // row
+                    g = write_edges(tools.path(f"{tag}-fft-{row}.edges"), n, fft_edges(row, nrows, FFT_BYTES))
+                    c = new_case(f"3-D FFT {nrows}x{row} (rows of {row})", g,
+                                 [tools.kernel("fft"), str(row), str(nrows), str(FFT_BYTES), "1"])
+                    c.groups = tools.path(f"{tag}-fft-{row}.groups")
+                    lines = [[q * row + k for k in range(row)] for q in range(nrows)] + \
+                        [[q * row + k for q in range(nrows)] for k in range(row)]
+                    with open(c.groups, "w") as f:
+                        f.writelines(" ".join(map(str, x)) + "\n" for x in lines)
+                    c.split_by_launch = min(row, nrows) <= cores and \
+                        not any(len({where[t][0] for t in x}) == 1 for x in lines)
+                    cli_row(c)
+                    exe = tools.kernel_with_plugin("fft")[0]
+                    incall_rows(c, exe, [str(row), str(nrows), str(FFT_BYTES), "1", "1"])
+                    cases.append(c)
+                    row *= 2
+                # stencils (periodic or not) and irregular graphs: the graph file
+                nx = {128: 16, 512: 32}[n]
+                ny = n // nx
+                d3 = {128: [8, 4, 4], 512: [8, 8, 8]}[n]
+                for periodic in (0, 1):
+                    p = ", periodic" if periodic else ""
+                    g = write_edges(tools.path(f"{tag}-st2-{periodic}.edges"), n,
+                                    stencil_nd_edges([nx, ny], periodic, STENCIL_BYTES))
+                    c = new_case(f"2-D stencil {nx}x{ny}{p}", g,
+                                 [tools.kernel("stencil2d"), str(nx), str(ny), str(STENCIL_BYTES), "1", str(periodic)])
+                    cli_row(c)
+                    exe = tools.kernel_with_plugin("stencil2d")[0]
+                    env = {"LD_PRELOAD": tools.kernel_with_plugin("fft")[1], "MPIR_CVAR_RANKMAP_TOPOLOGY": topo,
+                           "MPIR_CVAR_RANKMAP_VERBOSE": "1"}
+                    argv = [exe, str(nx), str(ny), str(STENCIL_BYTES), "1", str(periodic), "1"]
+                    c.add("in the call, MAPPING unset", c.baseline_map(), incall=True, argv=argv, env=env)
+                    c.add("in the call, MAPPING = launch order", c.baseline_map(), incall=True, argv=argv,
+                          env=dict(env, MPIR_CVAR_RANKMAP_MAPPING=c.baseline_map()))
+                    cases.append(c)
+                    dims3 = "x".join(map(str, d3))
+                    g = write_edges(tools.path(f"{tag}-st3-{periodic}.edges"), n,
+                                    stencil_nd_edges(d3, periodic, STENCIL_BYTES))
+                    c = new_case(f"3-D stencil {dims3}{p}", g, [tools.kernel("replay"), g, "1", "1"])
+                    cli_row(c)
+                    cases.append(c)
+                for w in ("sage", "umt"):
+                    g = tools.gen(w, f"tree:{nhosts}x{cores}", tools.path(f"{tag}-{w}.edges"))
+                    c = new_case(f"irregular ({w.upper()}-like)", g, [tools.kernel("replay"), g, str(UNIT[w]), "1"],
+                                 UNIT[w])
+                    cli_row(c)
+                    cases.append(c)
+    # the 8x8x8 torus of today: plain graph files through the CLI
+    spec, topo = "8x8x8:today", "torus:8x8x8"
+    dims = [8, 8, 8]
+    model_args = ["--bandwidth", f"{plat.TODAY_TORUS_BW:g}"]
+
+    def torus_case(kernel, g, argv, unit=1.0):
+        c = Case(kernel, "8x8x8 torus, 200 Gb/s", "torus", spec, topo, g, argv, baseline="rank order (launch)")
+        c.model_args, c.unit = model_args, unit
+        c.add("rank order (launch)", write_coords(tools.path(f"t-{len(cases)}-launch.map"),
+                                                  [plat.coords_of(r, dims) for r in range(512)]))
+        m = tools.path(f"t-{len(cases)}-cli.map")
+        secs = tools.map(topo, g, m, "--seed", "1", "--no-cache", "--current", c.baseline_map())
+        c.add("rankmap map, graph file", m, map_seconds=secs)
+        return c
+
+    row = 2
+    while row < 512:
+        nrows = 512 // row
+        g = write_edges(tools.path(f"t-fft-{row}.edges"), 512, fft_edges(row, nrows, FFT_BYTES))
+        c = torus_case(f"3-D FFT {nrows}x{row} (rows of {row})", g,
+                       [tools.kernel("fft"), str(row), str(nrows), str(FFT_BYTES), "1"])
+        c.groups = tools.path(f"t-fft-{row}.groups")
+        lines = [[q * row + k for k in range(row)] for q in range(nrows)] + \
+            [[q * row + k for q in range(nrows)] for k in range(row)]
+        with open(c.groups, "w") as f:
+            f.writelines(" ".join(map(str, x)) + "\n" for x in lines)
+        cases.append(c)
+        row *= 2
+    for periodic in (0, 1):
+        p = ", periodic" if periodic else ""
+        for d in ([32, 16], [8, 8, 8]):
+            g = write_edges(tools.path(f"t-st{len(d)}-{periodic}.edges"), 512,
+                            stencil_nd_edges(d, periodic, STENCIL_BYTES))
+            cases.append(torus_case(f"{len(d)}-D stencil {'x'.join(map(str, d))}{p}", g,
+                                    [tools.kernel("replay"), g, "1", "1"]))
+    for w in ("sage", "umt"):
+        g = tools.gen(w, topo, tools.path(f"t-{w}.edges"))
+        cases.append(torus_case(f"irregular ({w.upper()}-like)", g, [tools.kernel("replay"), g, str(UNIT[w]), "1"],
+                                UNIT[w]))
+    return cases
+
+
 def smoke_cases(tools):
     topo, dims = "torus:4x4x2", "4x4x2"
     g, ideal = scramble(tools, "cubic1", topo, 32, seed=1)
@@ -858,6 +1036,7 @@ def targets(rows):
             if r["placement"] == "rankmap default" and kern == "2-D stencil 16x8":
                 check(f"fat tree: 2-D stencil 16x8 >= 1.2x over the launch order, {r['platform']}", x >= 1.2,
                       f"{x:.2f}x")
+    out += harm_targets(rows)
     for r in rows:
         if r["kernel"].startswith("irregular") and "three-tier" in r["platform"] and \
                 r["placement"] == "rankmap default":
@@ -875,6 +1054,62 @@ def targets(rows):
                     note = f"; exhaustive optimum F {opt:.6g}: " + ", ".join(parts)
                 check(f"{r['platform']} irregular: rankmap beats METIS partitioning", b < a,
                       f"{fmt_ms(b)} vs {fmt_ms(a)} ms ({a / b:.2f}x){note}")
+    return out
+
+
+def harm_targets(rows):
+    """Issue 61's "done when" over the --harm rows."""
+    out = []
+    hr = [r for r in rows if ", 100 Gb/s" in r["platform"] or ", 200 Gb/s" in r["platform"]]
+    if not hr:
+        return out
+
+    def ratio(r):
+        base = time_of([x for x in rows if x["case"] is r["case"]], "", "", r["case"].baseline)
+        t = r["res"].get("COMM_TIME")
+        return base / t if base and t else None
+
+    def line(ok, name, detail):
+        out.append(f"- {'PASS' if ok else 'MISS'}: {name}: {detail}")
+
+    ours = [(ratio(r), r) for r in hr if r["placement"] != r["case"].baseline]
+    failed = [(x, r) for x, r in ours if x is None]
+    ours = [(x, r) for x, r in ours if x is not None]
+    slower = sorted([(x, r) for x, r in ours if x < 1 - 1e-9], key=lambda p: p[0])
+    worst = min(ours, key=lambda p: p[0]) if ours else None
+    detail = f"{len(ours)} rows, lowest {worst[0]:.3f}x ({worst[1]['kernel']} | {worst[1]['platform']} | " \
+             f"{worst[1]['placement']})" if worst else "no rows"
+    if slower:
+        detail += f"; {len(slower)} below 1.00x: " + "; ".join(
+            f"{r['kernel']} | {r['platform']} | {r['placement']} {x:.3f}x" for x, r in slower[:12])
+    if failed:
+        detail += f"; {len(failed)} rows without a time"
+    line(not slower and not failed, "no rankmap row slower than the launch order (fat trees and torus of today, "
+         "in the call and through the CLI)", detail)
+
+    def best(pred, label_pred):
+        xs = [(x, r) for x, r in ours if pred(r) and label_pred(r["placement"])]
+        return xs
+
+    for name, pred, need in (
+            ("2-D stencil 16x8 on the fat trees", lambda r: r["kernel"].startswith("2-D stencil 16x8")
+             and "fat tree" in r["platform"], 1.2),
+            ("SAGE-like on the fat trees", lambda r: r["kernel"].startswith("irregular (SAGE")
+             and "fat tree" in r["platform"], 1.25),
+            ("transposes split by the launch order", lambda r: getattr(r["case"], "split_by_launch", False), 1.25),
+            ("SAGE-like on 8x8x8 through the CLI", lambda r: r["kernel"].startswith("irregular (SAGE")
+             and "8x8x8" in r["platform"], 1.8),
+            ("UMT-like on 8x8x8 through the CLI", lambda r: r["kernel"].startswith("irregular (UMT")
+             and "8x8x8" in r["platform"], 1.6)):
+        for lab, lp in (("through the CLI", lambda p: p.startswith("rankmap map")),
+                        ("in the call, MAPPING unset, no hint", lambda p: p == "in the call, MAPPING unset, no hint"
+                         or p == "in the call, MAPPING unset")):
+            xs = best(pred, lp)
+            if not xs:
+                continue
+            lo = min(xs, key=lambda p: p[0])
+            line(lo[0] >= need, f"{name} >= {need}x, {lab}",
+                 f"lowest {lo[0]:.2f}x of {len(xs)} rows ({lo[1]['kernel']} | {lo[1]['platform']})")
     return out
 
 
@@ -957,6 +1192,10 @@ def main():
     mode.add_argument("--clusters", action="store_true", help="only the seed 002 clusters (as in the full run)")
     mode.add_argument("--fattree", action="store_true",
                       help="only today's clusters: a two-level fat tree, block launch order")
+    mode.add_argument("--harm", action="store_true",
+                      help="issue 61: fat trees and a torus of today, declared as users declare them, in the call "
+                           "and through the CLI with plain graph files")
+    ap.add_argument("--sizes", default="128,512", help="with --harm: fat trees of these many ranks (128, 512)")
     ap.add_argument("--build", default=os.path.join(SRC, "_build"), help="rankmap build tree (default _build)")
     ap.add_argument("--out", default=os.path.join(HERE, "results"), help="where the table and plots go")
     ap.add_argument("--jobs", type=int, default=2, help="simulations at once (default 2)")
@@ -971,7 +1210,7 @@ def main():
                          "the input of model_check.py")
     a = ap.parse_args()
     name = "smoke" if a.smoke else "quick" if a.quick else "irregular" if a.irregular else \
-        "clusters" if a.clusters else "fattree" if a.fattree else "full"
+        "clusters" if a.clusters else "fattree" if a.fattree else "harm" if a.harm else "full"
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     work = tempfile.mkdtemp(prefix="rankmap-simgrid-")
@@ -986,6 +1225,8 @@ def main():
             cases = cluster_cases(tools, False)
         elif a.fattree:
             cases = fattree_cases(tools)
+        elif a.harm:
+            cases = harm_cases(tools, [int(x) for x in a.sizes.split(",")])
         else:
             cases = seed000_cases(tools, "8x8x8", a.quick) + stencil_cases(tools, a.quick) + \
                 fft_cases(tools, a.quick) + cluster_cases(tools, a.quick)

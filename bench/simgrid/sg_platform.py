@@ -49,6 +49,19 @@ FAST_ETH_BW = 12.5e6  # 100 Mbit/s Fast Ethernet
 ETH_LAT = 50e-6
 MEM_BW = 2e9
 MEM_LAT = 1e-6
+# Today's machines (spec suffix ":today"; issue 61): 100 Gb/s links and a
+# switch hop of 1 us; shared memory 3 times a link's bandwidth, 0.3 us; a
+# torus of 200 Gb/s links.
+TODAY_BW = 12.5e9
+TODAY_LAT = 1e-6
+TODAY_MEM_BW = 37.5e9
+TODAY_MEM_LAT = 0.3e-6
+TODAY_TORUS_BW = 25e9
+
+
+def today(spec):
+    """'4x4x8:2:today' -> ('4x4x8:2', True); other specs are returned as they are."""
+    return (spec[:-len(":today")], True) if spec.endswith(":today") else (spec, False)
 
 HEADER = ["<?xml version='1.0'?>",
           '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">',
@@ -56,6 +69,7 @@ HEADER = ["<?xml version='1.0'?>",
 
 
 def dims_of(text):
+    text = today(text)[0]
     try:
         dims = [int(x) for x in text.split("x")]
     except ValueError:
@@ -78,13 +92,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from gen_platform import coords as coords_of, index as index_of  # noqa: E402
 
 
-def torus_xml(dims):
+def torus_xml(dims, bw=TORUS_BW):
     n = prod(dims)
     return "\n".join(HEADER + [
-        f"  <!-- {'x'.join(map(str, dims))} torus: {TORUS_BW / 1e6:g} MB/s per link and direction, "
+        f"  <!-- {'x'.join(map(str, dims))} torus: {bw / 1e6:g} MB/s per link and direction, "
         f"{TORUS_LAT * 1e9:g} ns per hop -->",
         f'  <cluster id="torus" prefix="n-" suffix="" radical="0-{n - 1}" speed="1Gf"',
-        f'           bw="{TORUS_BW:.0f}Bps" lat="{TORUS_LAT * 1e9:g}ns" sharing_policy="SPLITDUPLEX"',
+        f'           bw="{bw:.0f}Bps" lat="{TORUS_LAT * 1e9:g}ns" sharing_policy="SPLITDUPLEX"',
         f'           topology="TORUS" topo_parameters="{",".join(map(str, dims))}"',
         '           loopback_bw="100GBps" loopback_lat="0"/>',
         "</platform>", ""])
@@ -169,6 +183,7 @@ def cluster_xml(spec):
 
 def fattree_shape(spec):
     """'4x4x8:4' -> (leaf switches, hosts per leaf switch, cores, uplinks)."""
+    spec = today(spec)[0]
     try:
         shape, up = spec.split(":")
         leaves, hosts, cores = (int(x) for x in shape.split("x"))
@@ -182,14 +197,16 @@ def fattree_shape(spec):
 
 def fattree_xml(spec):
     leaves, hosts, cores, up = fattree_shape(spec)
+    bw, lat, mbw, mlat = (TODAY_BW, TODAY_LAT, TODAY_MEM_BW, TODAY_MEM_LAT) if today(spec)[1] else \
+        (ETH_BW, ETH_LAT, MEM_BW, MEM_LAT)
     n = leaves * hosts
     return "\n".join(HEADER + [
         f"  <!-- fat tree: {leaves} leaf switches x {hosts} hosts x {cores} cores, {up} uplinks per leaf "
-        f"switch ({hosts}:{up}); links {ETH_BW / 1e6:g} MB/s, {ETH_LAT * 1e6:g} us; "
-        f"loopback {MEM_BW / 1e9:g} GB/s, {MEM_LAT * 1e6:g} us; D-mod-K routes -->",
+        f"switch ({hosts}:{up}); links {bw / 1e6:g} MB/s, {lat * 1e6:g} us; "
+        f"loopback {mbw / 1e9:g} GB/s, {mlat * 1e6:g} us; D-mod-K routes -->",
         f'  <cluster id="fattree" prefix="h" suffix="" radical="0-{n - 1}" speed="1Gf" core="{cores}"',
-        f'           bw="{ETH_BW:.0f}Bps" lat="{ETH_LAT * 1e6:g}us" sharing_policy="SPLITDUPLEX"',
-        f'           loopback_bw="{MEM_BW:.0f}Bps" loopback_lat="{MEM_LAT * 1e6:g}us"',
+        f'           bw="{bw:.0f}Bps" lat="{lat * 1e6:g}us" sharing_policy="SPLITDUPLEX"',
+        f'           loopback_bw="{mbw:.0f}Bps" loopback_lat="{mlat * 1e6:g}us"',
         f'           topology="FAT_TREE" topo_parameters="2;{hosts},{leaves};1,{up};1,1"/>',
         "</platform>", ""])
 
@@ -223,6 +240,8 @@ def hosts_from_map(kind, spec, rows, path="mapfile"):
         leaves, hosts, cores, _ = fattree_shape(spec)
         slots = set()
         for r, c in enumerate(rows):
+            if len(c) == 2 and 0 <= c[0] < leaves * hosts:  # the hosts as one tier (tree:HOSTSxCORES)
+                c = [c[0] // hosts, c[0] % hosts, c[1]]
             if len(c) < 3 or not (0 <= c[0] < leaves and 0 <= c[1] < hosts and 0 <= c[2] < cores):
                 sys.exit(f"{path}:{r + 1}: coordinates {c} outside fat tree {spec} (leaf, host, core)")
             slots.add(tuple(c[:3]))

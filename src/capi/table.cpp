@@ -18,6 +18,8 @@
 #include "capi/capi.hpp"
 #include "common/rng.hpp"
 #include "topology/matrix.hpp"
+#include "topology/torus.hpp"
+#include "topology/tree.hpp"
 #include "rankmap_glue.h"
 
 namespace rankmap {
@@ -54,14 +56,23 @@ bool expand_auto(const std::string &spec, int nprocs, rankmap_dims_create_fn dim
     return true;
 }
 
-// The default order: every lettered dimension, then T (a model whose last
-// dimension is the slot, e.g. torus:8x8x8x2:local=..., has one letter less).
+// The default order.  A tree is filled as launchers fill a cluster (Hydra,
+// Open MPI and Slurm by default): the slots of a leaf, then the leaves in
+// their numbering (the last dimension fastest), i.e. T then the letters
+// backwards.  A torus takes the BG/L default: every lettered dimension,
+// then T (a model whose last dimension is the slot, e.g.
+// torus:8x8x8x2:local=..., has one letter less).
 int default_placement(rankmap_topology_t topo, int nprocs, int *node_of_rank) {
     int ndims = 0;
     rankmap_topology_ndims(topo, &ndims);
+    const bool tree = topo->t->kind() == TopologyKind::Tree;
     int rc = RANKMAP_ERR_INVALID;
     for (int lettered = ndims; lettered >= ndims - 1 && lettered >= 0; --lettered) {
-        std::string order = std::string(lettered <= 3 ? "XYZ" : "ABCDEF").substr(0, lettered) + "T";
+        std::string order = std::string(lettered <= 3 ? "XYZ" : "ABCDEF").substr(0, lettered);
+        if (tree)
+            order = "T" + std::string(order.rbegin(), order.rend());
+        else
+            order += "T";
         rc = rankmap_order_placement(topo, order.c_str(), nprocs, node_of_rank);
         if (rc == RANKMAP_OK || rc == RANKMAP_ERR_TOO_SMALL) return rc;
     }
@@ -265,6 +276,70 @@ std::string add_switches(int nprocs, const char *addrs, size_t stride, const cha
     what = ", switches from " + var;
     return "";
 }
+
+// The leaves one host's processes share on a declared machine, as a group
+// number per leaf.  A tree: with up= its hosts' tier; otherwise the
+// coarsest tier with a group for every host whose groups hold a host's
+// processes at the even spread of the engine's placements (ceil(N/P) per
+// leaf).  A torus: the node (with local=, the nodes that differ only in the
+// local dimension).  False when no tier of the tree fits the hosts.
+struct HostGroups {
+    std::vector<int> of_leaf;
+    int leaves = 1;  // leaves per group (a tree)
+    bool contiguous = false;  // group g = leaves [g * leaves, (g + 1) * leaves)
+};
+
+bool host_groups(const Topology &t, int nprocs, int nhosts, int most, HostGroups &hg) {
+    const int P = t.size(), per = (nprocs + P - 1) / P;
+    hg.of_leaf.assign(P, 0);
+    if (const auto *tree = dynamic_cast<const TreeTopology *>(&t)) {
+        const int L = tree->ndims();
+        std::vector<int> span(L, 1);
+        for (int k = L - 2; k >= 0; --k) span[k] = span[k + 1] * tree->dims()[k + 1];
+        auto fits = [&](int k) { return P / span[k] >= nhosts && int64_t{span[k]} * per >= most; };
+        int k = tree->up().empty() ? -1 : tree->host_tier();
+        if (k < 0) {
+            for (int j = 0; j < L && k < 0; ++j)
+                if (fits(j)) k = j;
+        }
+        if (k < 0 || k >= L || !fits(k)) return false;
+        hg.leaves = span[k];
+        hg.contiguous = true;
+        for (int v = 0; v < P; ++v) hg.of_leaf[v] = v / span[k];
+        return true;
+    }
+    const auto *torus = dynamic_cast<const TorusTopology *>(&t);
+    std::vector<int> c(std::max(t.ndims(), 1));
+    for (int v = 0; v < P; ++v) {
+        if (torus && torus->has_local()) {
+            t.coords(v, c.data());
+            c[t.ndims() - 1] = 0;
+            hg.of_leaf[v] = t.node_at(c.data());
+        } else {
+            hg.of_leaf[v] = v;
+        }
+    }
+    return true;
+}
+
+// The first pair of ranks on which a table and the hosts disagree: two
+// ranks of one host in different groups, or of two hosts in one group.
+// "" when they agree.
+std::string host_conflict(int nprocs, const int *host, const int *node, const HostGroups &hg) {
+    std::unordered_map<int, int> rank_of_host, rank_of_group;
+    for (int r = 0; r < nprocs; ++r) {
+        const int g = hg.of_leaf[node[r]];
+        auto h = rank_of_host.emplace(host[r], r).first->second;
+        if (hg.of_leaf[node[h]] != g)
+            return "ranks " + std::to_string(h) + " and " + std::to_string(r) +
+                   ", which run on one host, on different nodes";
+        auto o = rank_of_group.emplace(g, r).first->second;
+        if (host[o] != host[r])
+            return "ranks " + std::to_string(o) + " and " + std::to_string(r) +
+                   ", which run on different hosts, on one node";
+    }
+    return "";
+}
 } // namespace
 } // namespace rankmap
 
@@ -403,5 +478,78 @@ extern "C" int rankmap_topology_restrict(rankmap_topology_t topo, int n, const i
                                                 "matrix of " + std::to_string(n) + " processes of " +
                                                     topo->t->describe());
         *out = h.release();
+    });
+}
+
+extern "C" int rankmap_table_hosts(rankmap_topology_t topo, int nprocs, const int *host_of_proc, const char *mapping,
+                                   const char *switch_addrs, size_t addr_stride, int *node_of_rank, int *placed,
+                                   char *note, size_t notelen) {
+    if (!topo || nprocs < 1 || !host_of_proc || !node_of_rank || !placed)
+        return capi::fail(RANKMAP_ERR_INVALID, "rankmap_table_hosts: no topology, processes or output");
+    *placed = 0;
+    copy_out(note, notelen, "");
+    return capi::guarded([&] {
+        const Topology &t = *topo->t;
+        int nhosts = 0;
+        for (int r = 0; r < nprocs; ++r) {
+            if (host_of_proc[r] < 0 || host_of_proc[r] >= nprocs)
+                throw Error("rankmap_table_hosts: host of process " + std::to_string(r) + " out of range");
+            nhosts = std::max(nhosts, host_of_proc[r] + 1);
+        }
+        if (nhosts < 2) return;  // one host: nothing to learn or to contradict
+        std::vector<int> count(nhosts, 0), first(nhosts, -1);
+        int most = 0;
+        for (int r = 0; r < nprocs; ++r) {
+            most = std::max(most, ++count[host_of_proc[r]]);
+            if (first[host_of_proc[r]] < 0) first[host_of_proc[r]] = r;
+        }
+        const bool given = mapping && *mapping;
+        const std::string spec = t.describe();
+        HostGroups hg;
+        if (!host_groups(t, nprocs, nhosts, most, hg)) {
+            copy_out(note, notelen,
+                     std::string(kTopology) + "=\"" + spec + "\" has no tier with a group for each of the " +
+                         std::to_string(nhosts) + " hosts the processes run on (up to " + std::to_string(most) +
+                         " per host); ranks keep " + (given ? std::string(kMapping) + "=\"" + mapping + "\""
+                                                            : std::string("the default order")));
+            return;
+        }
+        if (!given && t.kind() == TopologyKind::Tree) {
+            // Hosts in the order of their first rank, those under one
+            // Slurm leaf switch together (switches in the order of their
+            // first rank): block launch order gives block order.
+            std::vector<std::string> sw(nhosts);
+            if (switch_addrs && addr_stride > 0)
+                for (int h = 0; h < nhosts; ++h) {
+                    std::string a(switch_addrs + static_cast<size_t>(first[h]) * addr_stride,
+                                  strnlen(switch_addrs + static_cast<size_t>(first[h]) * addr_stride, addr_stride));
+                    sw[h] = a.substr(0, a.find_last_of('.') == std::string::npos ? 0 : a.find_last_of('.'));
+                }
+            std::vector<int> hosts(nhosts);
+            for (int h = 0; h < nhosts; ++h) hosts[h] = h;
+            std::sort(hosts.begin(), hosts.end(), [&](int a, int b) { return first[a] < first[b]; });
+            std::unordered_map<std::string, int> sw_rank;
+            for (int h : hosts) sw_rank.emplace(sw[h], static_cast<int>(sw_rank.size()));
+            std::stable_sort(hosts.begin(), hosts.end(), [&](int a, int b) { return sw_rank[sw[a]] < sw_rank[sw[b]]; });
+            std::vector<int> group_of_host(nhosts), next(nhosts, 0);
+            for (int q = 0; q < nhosts; ++q) group_of_host[hosts[q]] = q;
+            const int per = (nprocs + t.size() - 1) / t.size();
+            for (int r = 0; r < nprocs; ++r) {
+                const int h = host_of_proc[r];
+                node_of_rank[r] = group_of_host[h] * hg.leaves + next[h]++ / per;
+            }
+            *placed = 1;
+            copy_out(note, notelen, "the " + std::to_string(nhosts) + " hosts the processes run on, " +
+                                        std::to_string(hg.leaves) + " leaves each");
+            return;
+        }
+        const std::string why = host_conflict(nprocs, host_of_proc, node_of_rank, hg);
+        if (why.empty()) return;
+        copy_out(note, notelen,
+                 (given ? std::string(kMapping) + "=\"" + mapping + "\""
+                        : "the default order of " + std::string(kTopology) + "=\"" + spec + "\" (" + kMapping +
+                              " unset)") +
+                     " puts " + why + "; the guard judges new orders against this placement, so set " + kMapping +
+                     " to the order the job is launched in");
     });
 }

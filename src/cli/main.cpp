@@ -400,7 +400,21 @@ void apply_guard(const Args &a, const Graph &g, const Topology &topo, const Opti
         current = map_with_cache(g, topo, Algorithm::Identity, o, grid, "", nullptr, {}, warn).entry.place;
     }
     if (a.has("alltoall")) groups = read_groups(a.get("alltoall"));
-    const GuardVerdict v = guard_verdict(g, topo, current, m.entry.place, groups, mode, RANKMAP_GUARD_MARGIN);
+    GuardVerdict v = guard_verdict(g, topo, current, m.entry.place, groups, mode, RANKMAP_GUARD_MARGIN);
+    // A graph whose traffic is not declared but which splits into cliques
+    // (transposes, all-to-alls) is read as the call reads an undeclared grid:
+    // as all-to-all phases and as an exchange, and taken only when both gain.
+    const std::vector<std::vector<int>> cliques =
+        groups.empty() && !a.has("alltoall") ? clique_groups(g) : std::vector<std::vector<int>>{};
+    if (!cliques.empty()) {
+        const GuardVerdict ve = v;
+        const GuardVerdict va = guard_verdict(g, topo, current, m.entry.place, cliques, mode, RANKMAP_GUARD_MARGIN);
+        const std::string as_a2a = "as " + std::to_string(cliques.size()) + " all-to-all groups";
+        v = !va.take ? va : ve;
+        v.figures = "read " + as_a2a + ": " + va.figures + "; read as an exchange: " + ve.figures;
+        if (!va.take) v.why += ", read " + as_a2a;
+        else if (!ve.take) v.why += ", read as an exchange";
+    }
     extras.push_back({"guard", (v.take ? "mapping taken (" : v.why + ": kept " + cur_name + " (") + v.figures + ")",
                       quoted(v.take ? "taken" : "kept")});
     if (v.take) return;

@@ -143,6 +143,56 @@ Graph cartesian_graph(const std::vector<int> &dims, const std::vector<int> &peri
     return Graph::from_edges(static_cast<int>(n), es);
 }
 
+std::vector<std::vector<int>> clique_groups(const Graph &g) {
+    const Graph s = g.symmetrized();
+    const int n = s.n();
+    auto same = [](double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b)); };
+    // weight of the pair (u, v), 0 when absent (neighbours are sorted)
+    auto weight = [&](int u, int v) {
+        const auto first = s.adj().begin() + s.begin(u), last = s.adj().begin() + s.end(u);
+        const auto it = std::lower_bound(first, last, v);
+        return it != last && *it == v ? s.weight(it - s.adj().begin()) : 0.0;
+    };
+    std::vector<std::vector<int>> groups;
+    std::vector<std::vector<int>> of_vertex(static_cast<size_t>(n));  // cliques each vertex is in
+    auto covered = [&](int u, int v) {
+        for (int c : of_vertex[u])
+            if (std::binary_search(groups[c].begin(), groups[c].end(), v)) return true;
+        return false;
+    };
+    bool big = false;
+    for (int u = 0; u < n; ++u) {
+        for (int64_t e = s.begin(u); e < s.end(u); ++e) {
+            const int v = s.target(e);
+            if (v < u || covered(u, v)) continue;
+            const double w = s.weight(e);
+            std::vector<int> k{u, v};
+            // the common neighbours joined to both by w
+            int64_t i = s.begin(u), j = s.begin(v);
+            while (i < s.end(u) && j < s.end(v)) {
+                const int a = s.target(i), b = s.target(j);
+                if (a < b) {
+                    ++i;
+                } else if (b < a) {
+                    ++j;
+                } else {
+                    if (same(s.weight(i), w) && same(s.weight(j), w)) k.push_back(a);
+                    ++i, ++j;
+                }
+            }
+            std::sort(k.begin(), k.end());
+            for (size_t x = 0; x < k.size(); ++x)
+                for (size_t y = x + 1; y < k.size(); ++y)
+                    if (!same(weight(k[x], k[y]), w) || covered(k[x], k[y])) return {};
+            big = big || k.size() >= 3;
+            for (int x : k) of_vertex[x].push_back(static_cast<int>(groups.size()));
+            groups.push_back(std::move(k));
+        }
+    }
+    if (!big) return {};
+    return groups;
+}
+
 bool alltoall_hint_unknown(const std::string &spec) { return spec.empty() || spec == "unknown"; }
 
 std::vector<bool> parse_alltoall_dims(const std::string &spec, int ndims) {

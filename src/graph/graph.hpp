@@ -74,6 +74,14 @@ Graph cartesian_graph(const std::vector<int> &dims, const std::vector<int> &peri
 // bad entry.
 std::vector<bool> parse_alltoall_dims(const std::string &spec, int ndims);
 
+// The graph read as collective phases: when its edges split into complete
+// cliques (every pair of a clique joined, in both directions together, by
+// the same weight) that share no pair, and at least one has 3 or more
+// members -- the transposes of a pencil FFT, one all-to-all -- the cliques;
+// otherwise none.  A stencil or an irregular graph gives none at its first
+// edge.  Cost: O(sum of clique sizes squared + degrees) on a decomposition.
+std::vector<std::vector<int>> clique_groups(const Graph &g);
+
 // True for a setting that declares nothing ("" or "unknown"): the glue then
 // judges a reorder both as a stencil and as transposes (rankmap_glue.h).
 bool alltoall_hint_unknown(const std::string &spec);

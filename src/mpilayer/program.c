@@ -48,7 +48,9 @@ void rml_program_names(const char *argv0)
         argv0 = program_invocation_short_name ? program_invocation_short_name : "";
     const char *b = strrchr(argv0, '/');
     copy_name(rml_prog_arg0, sizeof(rml_prog_arg0), b ? b + 1 : argv0);
-    if (!rml_prog_exe[0])
+    /* SimGrid's smpirun runs every program inside its own launcher, so
+     * under SMPI the program is the one argv[0] names */
+    if (!rml_prog_exe[0] || (!strcmp(rml_prog_exe, "smpimain") && rml_prog_arg0[0]))
         copy_name(rml_prog_exe, sizeof(rml_prog_exe), rml_prog_arg0);
 }
 

@@ -5,7 +5,9 @@
  * process in MPI_Init.  What it holds is decided by the glue of librankmap
  * (include/rankmap_glue.h):
  *   1. MPIR_CVAR_RANKMAP_TOPOLOGY with MPIR_CVAR_RANKMAP_MAPPING
- *      (rankmap_table_declared);
+ *      (rankmap_table_declared), then checked against the hosts the
+ *      processes run on (rankmap_table_hosts: on a tree without a mapping,
+ *      the table is where the ranks run);
  *   2. without a declared topology, rank 0 discovers the machine
  *      (rankmap_table_discover: nodes from the processes that share memory
  *      or MPIR_CVAR_RANKMAP_NODE_SIZE, hwloc tiers inside a node, Slurm's
@@ -13,10 +15,11 @@
  * Every process then checks that all hold the same table (two allreduces of
  * rankmap_table_digest): a mapfile unreadable on one node, or machines that
  * differ, disable reordering for the job.  Cost: O(world size) per process;
- * two allreduces, and without a declared topology a shared-memory split, a
- * split of the node leaders, a broadcast per node, an allgather, one
- * allreduce and a gather of Slurm addresses when there are any, and two
- * broadcasts.
+ * two allreduces, and (unless MPIR_CVAR_RANKMAP_NODE_SIZE stands in for the
+ * hosts) a shared-memory split, a
+ * split of the node leaders, a broadcast per node, a gather and a
+ * broadcast of the hosts, one allreduce and a gather of Slurm addresses
+ * when there are any, and two broadcasts.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -157,6 +160,57 @@ static int table_from_discovery(char *err, size_t errlen)
     return 1;
 }
 
+/* A declared machine against where the processes run
+ * (rankmap_table_hosts): the host of every process from the host names or
+ * MPIR_CVAR_RANKMAP_NODE_SIZE, Slurm's switches on rank 0; rank 0 decides
+ * and broadcasts.  On a tree without MPIR_CVAR_RANKMAP_MAPPING the table
+ * becomes where the ranks run; a table that contradicts the hosts gets one
+ * warning.  A job whose hosts cannot be told keeps the declared table.
+ * Collective over world: every process calls it, built = 0 where the
+ * declared table failed (then nothing happens anywhere). */
+static void table_hosts(const char *mapping, int built)
+{
+    const rml_ops *o = rml.ops;
+    int n = rml.world_size, node_size = (int) rml_int(RML_S_NODE_SIZE);
+    struct {
+        int rc, placed;
+        char note[768];
+    } res;
+    memset(&res, 0, sizeof(res));
+    int *host = built ? malloc((size_t) n * sizeof(int)) : NULL;
+    int ok = host != NULL, all = 0;
+    if (o->allreduce(&ok, &all, 1, RML_INT, RML_MIN, o->world) != 0 || !all) {
+        free(host);
+        return;
+    }
+    if (node_size > 0) {
+        for (int r = 0; r < n; r++)
+            host[r] = r / node_size;
+    } else if (nodes_from_hosts(host) != 0) {
+        res.rc = -1;
+    }
+    char *addrs = NULL;
+    if (switch_addrs(&addrs) != 0)
+        addrs = NULL; /* the switches only order the hosts */
+    if (rml.world_rank == 0 && res.rc == 0 &&
+        rankmap_table_hosts(rml.topo, n, host, mapping, addrs, RANKMAP_SWITCH_ADDR_MAX, rml.node_of_rank,
+                            &res.placed, res.note, sizeof(res.note)) != RANKMAP_OK) {
+        res.rc = -1;
+        snprintf(res.note, sizeof(res.note), "%s", rankmap_last_error());
+    }
+    free(addrs);
+    free(host);
+    if (o->bcast(&res, sizeof(res), 0, o->world) != 0)
+        return;
+    if (res.placed) {
+        o->bcast(rml.node_of_rank, (size_t) n * sizeof(int), 0, o->world);
+        size_t len = strlen(rml.source);
+        snprintf(rml.source + len, sizeof(rml.source) - len, ", ranks where they run: %s", res.note);
+    } else if (res.note[0] && rml.world_rank == 0) {
+        rml_say("warning: %s", res.note);
+    }
+}
+
 /* Returns 1 (table built), 0 (nothing to map on) or -1 (err filled). */
 static int table_from_settings(char *err, size_t errlen)
 {
@@ -169,12 +223,12 @@ static int table_from_settings(char *err, size_t errlen)
         }
         return table_from_discovery(err, errlen);
     }
-    if (rankmap_table_declared(topology, mapping, rml.world_size, dims_create, &rml.topo,
-                               rml.node_of_rank, rml.source, sizeof(rml.source)) != RANKMAP_OK) {
+    int built = rankmap_table_declared(topology, mapping, rml.world_size, dims_create, &rml.topo,
+                                       rml.node_of_rank, rml.source, sizeof(rml.source)) == RANKMAP_OK;
+    if (!built)
         snprintf(err, errlen, "%s", rankmap_last_error());
-        return -1;
-    }
-    return 1;
+    table_hosts(mapping, built);
+    return built ? 1 : -1;
 }
 
 int rml_private_comm(rml_comm c, rml_comm *priv)

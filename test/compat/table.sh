@@ -113,6 +113,22 @@ case_ "SLURM_TOPOLOGY_ADDR differing inside a node: a warning, the nodes alone" 
 wrap="$slurm partial"
 case_ "SLURM_TOPOLOGY_ADDR on 7 of 8 processes: a warning, the nodes alone" any \
   'rankmap: warning: SLURM_TOPOLOGY_ADDR is set for 7 of 8 processes' MPIR_CVAR_RANKMAP_NODE_SIZE=2
+# A declared machine against where the ranks run (rankmap_table_hosts):
+# MPIR_CVAR_RANKMAP_NODE_SIZE stands in for the hosts of a cluster.
+wrap=
+case_ "tree without a mapping: the ranks where they run" any \
+  "$table tree:2x4:cost=100,1, mapping default order, ranks where they run: the 2 hosts the processes run on, 4 leaves each\$" \
+  $T=tree:2x4:cost=100,1 MPIR_CVAR_RANKMAP_NODE_SIZE=4
+case_ "a BG/L order that splits a host warns" any \
+  'warning: MPIR_CVAR_RANKMAP_MAPPING="XYZT" puts ranks 0 and 1, which run on one host, on different nodes' \
+  $T=torus:2x2x2 $M=XYZT MPIR_CVAR_RANKMAP_NODE_SIZE=2
+case_ "hosts that fit no tier of the tree warn" any \
+  'warning: MPIR_CVAR_RANKMAP_TOPOLOGY="tree:2x4:cost=100,1" has no tier with a group for each of the 3 hosts' \
+  $T=tree:2x4:cost=100,1 MPIR_CVAR_RANKMAP_NODE_SIZE=3
+wrap="$slurm good"
+case_ "tree without a mapping under Slurm's switches: hosts of one switch together" any \
+  "$table tree:2x2x2:cost=100,10,1:up=1, mapping default order, ranks where they run: the 4 hosts" \
+  $T=tree:2x2x2:cost=100,10,1:up=1 MPIR_CVAR_RANKMAP_NODE_SIZE=2
 wrap=
 case_ "strict: a bad topology fails MPI_Init naming the setting" abort \
   'error: MPIR_CVAR_RANKMAP_TOPOLOGY="blob:8"' $T=blob:8 MPIR_CVAR_RANKMAP_STRICT=1

@@ -11,7 +11,8 @@
 # distributed-graph constructors are not implemented by SMPI 3.32 itself
 # ("Not yet implemented: PMPI_Graph_create"), so only Cartesian reorder is
 # tested; MPI_Cart_map, also missing from SMPI, is provided by the plugin.
-# Also the plugin's torus broadcast (MPIR_CVAR_RANKMAP_BCAST=always).
+# Also the plugin's torus broadcast (MPIR_CVAR_RANKMAP_BCAST=always) and its
+# learning of the all-to-all hint (RANKMAP_WISDOM).
 build=$1 src=$2 work=$3
 t=$src/test/pmpi
 obj=$build/src/pmpi/rankmap-pmpi-smpi.o
@@ -78,4 +79,28 @@ else
   echo "FAIL SMPI + plugin: torus broadcast (exit $st)"; cat "$work/out"; grep -v 'xbt_cfg/INFO' "$work/err" | head -20
   fail=1
 fi
+# learning under SMPI as under the other plugin builds: a pencil FFT's first
+# run writes the all-to-all hint under the program's own name (argv[0], not
+# SimGrid's launcher), the second run maps with it
+fapp=$work/fft-smpi wis=$work/wisdom
+rm -rf "$wis"
+smpicc -O2 -o "$fapp" "$src/bench/simgrid/kernels/fft.c" "$obj" "$lib" -Wl,-rpath,"$build/.libs" 2>"$work/cc.err" ||
+  { echo "FAIL: smpicc could not link fft.c with $obj"; cat "$work/cc.err"; exit 1; }
+for run in 1 2; do
+  RANKMAP_WISDOM=$wis MPIR_CVAR_RANKMAP_VERBOSE=1 LD_PRELOAD=$lib smpirun -np 32 -platform "$plat" \
+    -hostfile "$hosts" --cfg=smpi/host-speed:1Gf "$fapp" 8 4 65536 1 1 >"$work/out" 2>"$work/err"
+  st=$?
+  case $run in
+    1) want='the next run maps the grid with the all-to-all hint 0,1 \(.*/alltoall/fft-smpi-4x8\)'
+       [ "$(cat "$wis/alltoall/fft-smpi-4x8" 2>/dev/null)" = 0,1 ] || st=99 ;;
+    2) want='all-to-all hint 0,1 learnt by an earlier run \(.*/alltoall/fft-smpi-4x8\)' ;;
+  esac
+  if [ $st -eq 0 ] && grep -q '^COMM_TIME' "$work/out" && grep -Eq "$want" "$work/err"; then
+    echo "ok   SMPI + plugin: learning, run $run: $(grep -Eo "$want" "$work/err" | head -1)"
+  else
+    echo "FAIL SMPI + plugin: learning, run $run (exit $st; stderr should match: $want)"
+    ls -R "$wis" 2>/dev/null | head; grep -v 'xbt_cfg/INFO' "$work/err" | head -20
+    fail=1
+  fi
+done
 exit $fail

@@ -595,6 +595,134 @@ TEST(Table, DeclaredDefaultOrderIsXYZT) {
     EXPECT_EQ(z.coords(1), "0 0 1"); // Z fastest
 }
 
+TEST(Table, TreeDefaultIsBlockOrderAsLaunchersFill) {
+    // 4 hosts x 8 cores: ranks 0-7 on host 0's cores, as Hydra, Open MPI
+    // and Slurm launch by default; the same as the CLI's identity
+    Table t("tree:4x8:cost=100,1", "", 32);
+    ASSERT_EQ(t.rc, RANKMAP_OK) << rankmap_last_error();
+    for (int r = 0; r < 32; ++r) EXPECT_EQ(t.node[r], r) << r;
+    // one leaf per host with slots: the slots first
+    Table s("tree:2x2:cost=10,1:slots=4", "", 16);
+    ASSERT_EQ(s.rc, RANKMAP_OK) << rankmap_last_error();
+    for (int r = 0; r < 16; ++r) EXPECT_EQ(s.node[r], r / 4) << r;
+    // fewer ranks than leaves: the first leaves in turn
+    Table f("tree:4x4x8:cost=100,10,1:up=2", "", 20);
+    ASSERT_EQ(f.rc, RANKMAP_OK) << rankmap_last_error();
+    for (int r = 0; r < 20; ++r) EXPECT_EQ(f.node[r], r) << r;
+}
+
+namespace {
+struct Hosts {
+    Table t;
+    int placed = -1, rc;
+    char note[768] = "";
+    Hosts(const char *topology, const char *mapping, const std::vector<int> &host, const char *addrs = nullptr,
+          size_t stride = 0)
+        : t(topology, mapping, static_cast<int>(host.size())) {
+        rc = t.rc != RANKMAP_OK ? t.rc
+                                : rankmap_table_hosts(t.topo, static_cast<int>(host.size()), host.data(), mapping,
+                                                      addrs, stride, t.node.data(), &placed, note, sizeof(note));
+    }
+};
+std::vector<int> round_robin(int nprocs, int nhosts) {
+    std::vector<int> h(nprocs);
+    for (int r = 0; r < nprocs; ++r) h[r] = r % nhosts;
+    return h;
+}
+std::vector<int> blocks(int nprocs, int per) {
+    std::vector<int> h(nprocs);
+    for (int r = 0; r < nprocs; ++r) h[r] = r / per;
+    return h;
+}
+} // namespace
+
+TEST(Table, TreeWithoutMappingIsWhereTheRanksRun) {
+    // launched round-robin over 4 hosts: rank r runs on host r % 4, so the
+    // table must put it on the r % 4-th node of the tree, not on leaf r
+    Hosts h("tree:4x8:cost=100,1", "", round_robin(32, 4));
+    ASSERT_EQ(h.rc, RANKMAP_OK) << rankmap_last_error();
+    EXPECT_EQ(h.placed, 1);
+    for (int r = 0; r < 32; ++r) EXPECT_EQ(h.t.node[r] / 8, r % 4) << r;
+    std::vector<int> seen(32, 0);
+    for (int v : h.t.node) EXPECT_EQ(seen[v]++, 0);
+    EXPECT_STREQ(h.note, "the 4 hosts the processes run on, 8 leaves each");
+    // block launch: the same table as the default
+    Hosts b("tree:4x8:cost=100,1", "", blocks(32, 8));
+    ASSERT_EQ(b.rc, RANKMAP_OK);
+    for (int r = 0; r < 32; ++r) EXPECT_EQ(b.t.node[r], r) << r;
+    // with up=, the hosts' tier of the fat tree (4 switches x 4 hosts x 8)
+    Hosts u("tree:4x4x8:cost=100,10,1:up=2", "", round_robin(128, 16));
+    ASSERT_EQ(u.rc, RANKMAP_OK) << rankmap_last_error();
+    EXPECT_EQ(u.placed, 1);
+    for (int r = 0; r < 128; ++r) EXPECT_EQ(u.t.node[r] / 8, r % 16) << r;
+    // without up=, the coarsest tier with a node per host: 16 hosts on
+    // tree:4x4x8 take the middle tier, 2 hosts the switches
+    Hosts m("tree:4x4x8:cost=100,10,1", "", round_robin(128, 16));
+    ASSERT_EQ(m.placed, 1);
+    for (int r = 0; r < 128; ++r) EXPECT_EQ(m.t.node[r] / 8, r % 16) << r;
+    Hosts two("tree:4x4x8:cost=100,10,1", "", round_robin(16, 2));
+    ASSERT_EQ(two.placed, 1);
+    for (int r = 0; r < 16; ++r) EXPECT_EQ(two.t.node[r], (r % 2) * 32 + r / 2) << r;
+}
+
+TEST(Table, HostsUnderOneSlurmSwitchGoTogether) {
+    // 4 hosts of 2 ranks, hosts 0 and 2 under switch s1, 1 and 3 under s2
+    const size_t stride = RANKMAP_SWITCH_ADDR_MAX;
+    std::vector<char> addrs(8 * stride, '\0');
+    const char *names[4] = {"s0.s1.n0", "s0.s2.n1", "s0.s1.n2", "s0.s2.n3"};
+    std::vector<int> host = blocks(8, 2);
+    for (int r = 0; r < 8; ++r) std::strcpy(&addrs[r * stride], names[host[r]]);
+    Hosts h("tree:2x2x2:cost=100,10,1:up=1", "", host, addrs.data(), stride);
+    ASSERT_EQ(h.rc, RANKMAP_OK) << rankmap_last_error();
+    ASSERT_EQ(h.placed, 1);
+    const int want_host_node[4] = {0, 2, 1, 3};  // s1's hosts on switch 0, s2's on switch 1
+    for (int r = 0; r < 8; ++r) EXPECT_EQ(h.t.node[r] / 2, want_host_node[host[r]]) << r;
+}
+
+TEST(Table, AMappingThatContradictsTheHostsWarns) {
+    // XYZT on a torus deals ranks 0 and 1 onto different nodes; NODE_SIZE=2
+    // (or the host names) says they share a host
+    Hosts x("torus:2x2x2", "XYZT", blocks(8, 1 + 1));
+    ASSERT_EQ(x.rc, RANKMAP_OK);
+    EXPECT_EQ(x.placed, 0);
+    EXPECT_NE(std::strstr(x.note, "MPIR_CVAR_RANKMAP_MAPPING=\"XYZT\" puts ranks 0 and 1, which run on one host, "
+                                  "on different nodes"),
+              nullptr)
+        << x.note;
+    // the torus's default order is named as such
+    Hosts d("torus:2x2x2", "", blocks(8, 2));
+    EXPECT_NE(std::strstr(d.note, "the default order of MPIR_CVAR_RANKMAP_TOPOLOGY=\"torus:2x2x2"), nullptr)
+        << d.note;
+    // one rank per host on a torus agrees
+    Hosts one("torus:2x2x2", "ZYXT", blocks(8, 1));
+    EXPECT_EQ(one.rc, RANKMAP_OK);
+    EXPECT_STREQ(one.note, "");
+    // a torus with a local dimension: a host is a node's local slots
+    Hosts loc("torus:2x2x2:local=1", "XYT", blocks(8, 2));
+    EXPECT_EQ(loc.rc, RANKMAP_OK);
+    EXPECT_NE(std::strstr(loc.note, "puts ranks 0 and 1, which run on one host"), nullptr) << loc.note;
+    Hosts loct("torus:2x2x2:local=1", "TXY", blocks(8, 2));
+    EXPECT_STREQ(loct.note, "") << loct.note;
+    // on a tree: a given mapping is kept, and judged against the hosts
+    Hosts tr("tree:4x8:cost=100,1", "YX", round_robin(32, 4));
+    EXPECT_EQ(tr.placed, 0);
+    for (int r = 0; r < 32; ++r) EXPECT_EQ(tr.t.node[r], r);
+    EXPECT_NE(std::strstr(tr.note, "puts ranks 0 and 1, which run on different hosts, on one node"), nullptr)
+        << tr.note;
+    // hosts that fit no tier: the default order stays, with a warning
+    Hosts no("tree:2x4:cost=10,1", "", blocks(8, 3));
+    EXPECT_EQ(no.placed, 0);
+    for (int r = 0; r < 8; ++r) EXPECT_EQ(no.t.node[r], r);
+    EXPECT_NE(std::strstr(no.note, "has no tier with a group for each of the 3 hosts"), nullptr) << no.note;
+    // one host: nothing to learn
+    Hosts all("tree:2x4:cost=10,1", "", std::vector<int>(8, 0));
+    EXPECT_EQ(all.placed, 0);
+    EXPECT_STREQ(all.note, "");
+    // a host number out of range is an error, not a table
+    Hosts bad("tree:2x4:cost=10,1", "", std::vector<int>{0, 1, 2, 3, 4, 5, 6, 99});
+    EXPECT_EQ(bad.rc, RANKMAP_ERR_INVALID);
+}
+
 TEST(Table, TorusAutoUsesTheLayersDimsCreate) {
     Table t("torus:auto", "", 8);
     ASSERT_EQ(t.rc, RANKMAP_OK) << rankmap_last_error();

@@ -2,6 +2,7 @@
 // deliberately broken files.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 
@@ -157,4 +158,63 @@ TEST(Graph, CartesianAlltoall) {
     EXPECT_EQ(s.weights(), c.weights());
     EXPECT_TRUE(groups.empty());
     EXPECT_THROW(cartesian_alltoall_graph({3, 4}, {1, 0}, {true}, nullptr), Error);
+}
+
+TEST(Graph, CliqueGroupsReadTransposesAsPhases) {
+    // the transposes of a 4x8 pencil grid: rows of 8 and columns of 4, each
+    // an all-to-all of its own weight
+    std::vector<std::vector<int>> lines;
+    Graph g = cartesian_alltoall_graph({4, 8}, {0, 0}, {true, true}, &lines);
+    auto found = clique_groups(g);
+    ASSERT_EQ(found.size(), lines.size());
+    auto sorted = [](std::vector<std::vector<int>> v) {
+        for (auto &x : v) std::sort(x.begin(), x.end());
+        std::sort(v.begin(), v.end());
+        return v;
+    };
+    EXPECT_EQ(sorted(found), sorted(lines));
+    // the same graph with its tasks relabelled
+    std::vector<int> perm(32);
+    for (int v = 0; v < 32; ++v) perm[v] = (v * 13 + 5) % 32;
+    auto relabelled = clique_groups(g.relabeled(perm));
+    for (auto &l : lines)
+        for (auto &v : l) v = perm[v];
+    EXPECT_EQ(sorted(relabelled), sorted(lines));
+    // rows of 2 beside columns of 16: pairs are cliques too
+    Graph thin = cartesian_alltoall_graph({16, 2}, {0, 0}, {true, true}, &lines);
+    EXPECT_EQ(clique_groups(thin).size(), lines.size());
+    // one all-to-all over everybody
+    std::vector<Edge> all;
+    for (int a = 0; a < 6; ++a)
+        for (int b = 0; b < 6; ++b)
+            if (a != b) all.push_back({a, b, 2.0});
+    EXPECT_EQ(clique_groups(Graph::from_edges(6, all)).size(), 1u);
+}
+
+TEST(Graph, CliqueGroupsRejectOtherGraphs) {
+    // stencils (periodic or not), rings: no clique of 3
+    EXPECT_TRUE(clique_groups(cartesian_graph({4, 4}, {1, 1})).empty());
+    EXPECT_TRUE(clique_groups(cartesian_graph({8, 4, 4}, {0, 0, 0})).empty());
+    EXPECT_TRUE(clique_groups(cartesian_graph({3}, {1})).size() == 1);  // a ring of 3 is a clique
+    // a clique with one pair lighter than the rest
+    std::vector<Edge> e;
+    for (int a = 0; a < 4; ++a)
+        for (int b = 0; b < 4; ++b)
+            if (a != b) e.push_back({a, b, a + b == 1 ? 1.0 : 2.0});
+    EXPECT_TRUE(clique_groups(Graph::from_edges(4, e)).empty());
+    // a clique plus an edge hanging off it
+    e.clear();
+    for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b)
+            if (a != b) e.push_back({a, b, 1.0});
+    e.push_back({2, 3, 1.0});
+    auto groups = clique_groups(Graph::from_edges(4, e));
+    EXPECT_EQ(groups.size(), 2u);  // {0,1,2} and the pair {2,3}
+    // two cliques sharing a pair
+    e.clear();
+    for (int a : {0, 1, 2, 3})
+        for (int b : {0, 1, 2, 3})
+            if (a != b && !(a == 0 && b == 3) && !(a == 3 && b == 0)) e.push_back({a, b, 1.0});
+    EXPECT_TRUE(clique_groups(Graph::from_edges(4, e)).empty());
+    EXPECT_TRUE(clique_groups(Graph::from_edges(5, {})).empty());
 }

@@ -3,10 +3,12 @@
  * message with each of its 4 grid neighbours (none across the boundary:
  * the task mesh is not periodic unless asked).
  *
- *   stencil2d NX NY BYTES ITERATIONS [PERIODIC]
+ *   stencil2d NX NY BYTES ITERATIONS [PERIODIC [REORDER]]
  *
- * Grid: MPI_Cart_create(dims = {NX, NY}, reorder = 0), rank = i * NY + j;
- * the placement of ranks on hosts is the experiment (smpirun -hostfile).
+ * Grid: MPI_Cart_create(dims = {NX, NY}, reorder = REORDER, default 0),
+ * rank = i * NY + j of the grid; the placement of ranks on hosts is the
+ * experiment (smpirun -hostfile), or with REORDER = 1 the MPI library's
+ * (a reordering library linked in decides inside the call).
  * One iteration: MPI_Irecv from every neighbour, MPI_Isend of BYTES to every
  * neighbour, MPI_Waitany until all complete.  Rank 0 prints
  *   COMM_TIME <s>
@@ -21,19 +23,21 @@ int main(int argc, char **argv) {
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int ok = argc == 5 || argc == 6;
+    int ok = argc >= 5 && argc <= 7;
     int nx = ok ? atoi(argv[1]) : 0, ny = ok ? atoi(argv[2]) : 0, iters = ok ? atoi(argv[4]) : 0;
     long long bytes = ok ? atoll(argv[3]) : 0;
-    int periodic = argc == 6 ? atoi(argv[5]) : 0;
+    int periodic = argc >= 6 ? atoi(argv[5]) : 0, reorder = argc == 7 ? atoi(argv[6]) : 0;
     if (!ok || nx < 1 || ny < 1 || (long long)nx * ny != size || bytes < 1 || bytes > 0x7fffffffLL || iters < 1) {
         if (rank == 0)
-            fprintf(stderr, "usage: stencil2d NX NY BYTES ITERATIONS [PERIODIC]  (NX*NY = %d ranks)\n", size);
+            fprintf(stderr, "usage: stencil2d NX NY BYTES ITERATIONS [PERIODIC [REORDER]]  (NX*NY = %d ranks)\n",
+                    size);
         MPI_Finalize();
         return 2;
     }
     int dims[2] = {nx, ny}, periods[2] = {periodic, periodic};
     MPI_Comm grid;
-    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &grid);
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, reorder, &grid);
+    MPI_Comm_rank(grid, &rank);
     int nb[4], n = 0;
     for (int d = 0; d < 2; d++) {
         int lo, hi;
