@@ -119,7 +119,11 @@ int rankmap_graph_cartesian_alltoall(int ndims, const int *dims, const int *peri
  *      else (up to 1024 tasks) the order mapped for the transposes, then on
  *      trees the same with its hosts in ascending order, when it passes as
  *      transposes and is no slower as a stencil; else the current order
- *      stays.
+ *      stays.  Any other graph without all-to-all groups whose edges split
+ *      into equal-weight cliques (the transposes of a pencil FFT given as
+ *      a graph) is judged with those cliques as all-to-alls and as an
+ *      exchange, and its order taken only when both readings gain, on
+ *      trees the same order with its hosts in ascending order first.
  * On any failure (bad argument, mapper error or timeout, a placement with
  * more tasks on a node than it has members) new_of_member is the identity
  * (i for i < ntasks, -1 beyond), the status is negative and why says why.

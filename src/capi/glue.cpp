@@ -21,6 +21,7 @@
 #include "common/timer.hpp"
 #include "cost/cost.hpp"
 #include "cost/model.hpp"
+#include "graph/graph.hpp"
 #include "topology/torus.hpp"
 #include "topology/tree.hpp"
 
@@ -509,6 +510,39 @@ int rankmap_reorder_ranks(rankmap_topology_t topo, rankmap_graph_t graph, const 
         }
         const GuardVerdict v = guard_verdict(g, t, current, c.place, graph->alltoall, mode, RANKMAP_GUARD_MARGIN);
         c.note += v.figures.empty() ? "" : "; " + v.figures;
+        // A graph whose edges split into equal-weight cliques (transposes,
+        // all-to-alls; clique_groups) with no all-to-all declared is read
+        // both as those all-to-alls and as an exchange, and a candidate is
+        // taken only when both readings gain.  On a tree the candidate with
+        // its hosts in ascending order comes first: the tree's symmetries
+        // leave the model's figures equal, and only launch-like host orders
+        // keep a fat tree's pairwise steps off shared uplinks.
+        const auto cliques = !graph->grid_unknown && graph->alltoall.empty() && mode == GuardMode::Model
+                                 ? clique_groups(g)
+                                 : std::vector<std::vector<int>>{};
+        if (!cliques.empty()) {
+            Candidate e;
+            e.place = hosts_ascending(t, c.place);
+            e.algorithm = c.algorithm + " (sorted hosts)";
+            if (!e.place.empty() && finish(e, true) >= 0) e.place.clear();
+            std::string refused;
+            for (Candidate *x : {&e, &c}) {
+                if (x->place.empty()) continue;
+                const GuardVerdict xa = guard_verdict(g, t, current, x->place, cliques, mode, RANKMAP_GUARD_MARGIN);
+                const GuardVerdict xs = x == &c ? v
+                                                : guard_verdict(g, t, current, x->place, {}, mode, RANKMAP_GUARD_MARGIN);
+                const std::string as_a2a = "as " + std::to_string(cliques.size()) + " all-to-alls";
+                if (xa.take && xs.take)
+                    return commit(x->ranks, x->res, x->algorithm,
+                                  x->note + "; " + as_a2a + ": " + xa.figures + "; as an exchange: " + xs.figures);
+                refused += std::string(refused.empty() ? "" : "; ") + (x == &e ? "with its hosts in order: " : "") +
+                           (xa.take ? xs.why + " as an exchange" : xa.why + " " + as_a2a);
+            }
+            fill_report(after, cur, clock.elapsed(), "identity (no gain)");
+            note = refused + " (the graph splits into all-to-alls, its traffic read both ways): current order kept (" +
+                   c.note + ")";
+            return;
+        }
         if (!graph->grid_unknown || mode != GuardMode::Model) {
             if (v.take) return commit(c.ranks, c.res, c.algorithm, c.note);
             fill_report(after, cur, clock.elapsed(), "identity (no gain)");

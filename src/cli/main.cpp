@@ -400,21 +400,7 @@ void apply_guard(const Args &a, const Graph &g, const Topology &topo, const Opti
         current = map_with_cache(g, topo, Algorithm::Identity, o, grid, "", nullptr, {}, warn).entry.place;
     }
     if (a.has("alltoall")) groups = read_groups(a.get("alltoall"));
-    GuardVerdict v = guard_verdict(g, topo, current, m.entry.place, groups, mode, RANKMAP_GUARD_MARGIN);
-    // A graph whose traffic is not declared but which splits into cliques
-    // (transposes, all-to-alls) is read as the call reads an undeclared grid:
-    // as all-to-all phases and as an exchange, and taken only when both gain.
-    const std::vector<std::vector<int>> cliques =
-        groups.empty() && !a.has("alltoall") ? clique_groups(g) : std::vector<std::vector<int>>{};
-    if (!cliques.empty()) {
-        const GuardVerdict ve = v;
-        const GuardVerdict va = guard_verdict(g, topo, current, m.entry.place, cliques, mode, RANKMAP_GUARD_MARGIN);
-        const std::string as_a2a = "as " + std::to_string(cliques.size()) + " all-to-all groups";
-        v = !va.take ? va : ve;
-        v.figures = "read " + as_a2a + ": " + va.figures + "; read as an exchange: " + ve.figures;
-        if (!va.take) v.why += ", read " + as_a2a;
-        else if (!ve.take) v.why += ", read as an exchange";
-    }
+    const GuardVerdict v = guard_verdict(g, topo, current, m.entry.place, groups, mode, RANKMAP_GUARD_MARGIN);
     extras.push_back({"guard", (v.take ? "mapping taken (" : v.why + ": kept " + cur_name + " (") + v.figures + ")",
                       quoted(v.take ? "taken" : "kept")});
     if (v.take) return;
@@ -423,16 +409,19 @@ void apply_guard(const Args &a, const Graph &g, const Topology &topo, const Opti
     m.entry.algorithm = "identity (no gain)";
 }
 
-// A grid whose traffic is not declared (--cart-alltoall unknown): decided
-// as inside MPI_Cart_create, by the glue (rankmap_reorder_ranks), which
-// judges the candidates both as a stencil and as transposes.  The current
-// placement (--current MAPFILE, else rank order) holds the members.
+// Traffic the user did not declare, decided as inside an MPI call by the
+// glue (rankmap_reorder_ranks), in two readings: a grid (--cart-alltoall
+// unknown) as a stencil and as transposes; a graph file whose edges split
+// into cliques (clique_groups) as all-to-alls and as an exchange.  The
+// current placement (--current MAPFILE, else rank order) holds the members.
 CachedMapping decide_as_in_call(const Args &a, const Topology &topo, const Graph &g, const Options &o,
                                 const std::string &cache_dir, std::vector<Extra> &extras) {
-    const CartGrid cg = *parse_cart(a.get("cart"));
+    const bool grid = a.has("cart-alltoall");
+    const std::optional<CartGrid> cgo = a.has("cart") ? parse_cart(a.get("cart")) : std::nullopt;
+    const CartGrid cg = cgo ? *cgo : CartGrid{};
     const int n = g.n();
     std::vector<int> current = a.has("current") ? read_mapfile(topo, a.get("current"), n)
-                                                : map_with_cache(g, topo, Algorithm::Identity, o, cg, "", nullptr, {},
+                                                : map_with_cache(g, topo, Algorithm::Identity, o, cgo, "", nullptr, {},
                                                                  nullptr).entry.place;
     int flags = 0;
     if (rankmap_guard_flags(a.get("guard", "model").c_str(), &flags) != RANKMAP_OK)
@@ -444,9 +433,15 @@ CachedMapping decide_as_in_call(const Args &a, const Topology &topo, const Graph
         rankmap_graph_free(gh);
         rankmap_topology_free(th);
     };
+    std::vector<int> src, dst;
+    std::vector<double> w;
+    if (!grid)
+        for (const Edge &e : g.edges()) src.push_back(e.src), dst.push_back(e.dst), w.push_back(e.w);
     if (rankmap_topology_parse(a.get("topology").c_str(), &th) != RANKMAP_OK ||
-        rankmap_graph_cartesian_alltoall(static_cast<int>(cg.dims.size()), cg.dims.data(), periods.data(), "unknown",
-                                         &gh) != RANKMAP_OK) {
+        (grid ? rankmap_graph_cartesian_alltoall(static_cast<int>(cg.dims.size()), cg.dims.data(), periods.data(),
+                                                 "unknown", &gh)
+              : rankmap_graph_create(n, static_cast<int64_t>(src.size()), src.data(), dst.data(), w.data(), &gh)) !=
+            RANKMAP_OK) {
         const std::string e = rankmap_last_error();
         done();
         throw Error(e);
@@ -495,11 +490,18 @@ int cmd_map(const Args &a) {
         a2a.alltoall = parse_alltoall_dims(a.get("cart-alltoall"), static_cast<int>(cg.dims.size()));
         a2a.graph = cartesian_alltoall_graph(cg.dims, cg.periods, a2a.alltoall, &a2a.groups);
     }
-    const bool in_call = a.has("cart-alltoall") && alltoall_hint_unknown(a.get("cart-alltoall"));
-    if (in_call && a.has("trace")) throw UsageError("--trace needs a declared --cart-alltoall (all, none or a list)");
+    const bool in_call_grid = a.has("cart-alltoall") && alltoall_hint_unknown(a.get("cart-alltoall"));
+    if (in_call_grid && a.has("trace")) throw UsageError("--trace needs a declared --cart-alltoall (all, none or a list)");
     std::vector<std::vector<int>> profile_groups_;
     Graph g = a.has("cart-alltoall") ? a2a.graph : load_graph(a, extras, &profile_groups_);
     if (a2a.groups.empty()) a2a.groups = profile_groups_;
+    // a graph file whose all-to-alls nobody declared, on a machine it fills
+    // (as a job's world communicator): decided as in the call
+    const bool in_call =
+        in_call_grid || (!a.has("cart-alltoall") && a2a.groups.empty() && !a.has("alltoall") &&
+                         a.get("guard", "model") == "model" &&
+                         static_cast<int64_t>(g.n()) == static_cast<int64_t>(topo->size()) * topo->slots() &&
+                         !clique_groups(g).empty());
     Algorithm alg = parse_algorithm(a.get("algorithm", "auto"));
     Options o;
     o.seed = static_cast<uint64_t>(int_opt(a, "seed", 1, 0, (1LL << 62)));

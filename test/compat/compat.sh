@@ -58,6 +58,14 @@ done
 
 scrambled=$src/test/pmpi/torus-2x2x2-scrambled.map
 LD_LIBRARY_PATH=$build/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# Debian's libmpich ahead of the plugin's run path: a plugin built in a
+# prefix that also holds rankmap's patched MPICH finds that libmpich
+# through its run path, and a Fortran program (libmpich reached through
+# libmpichfort) would load it and the plugin step aside
+if [ $mpi = mpich ]; then
+  mpilib=$($cc -show 2>/dev/null | tr ' ' '\n' | sed -n 's/^-L//p' | head -1)
+  LD_LIBRARY_PATH=$LD_LIBRARY_PATH${mpilib:+:$mpilib}
+fi
 MPIR_CVAR_RANKMAP_TOPOLOGY=torus:2x2x2 MPIR_CVAR_RANKMAP_MAPPING=$scrambled
 export LD_LIBRARY_PATH MPIR_CVAR_RANKMAP_TOPOLOGY MPIR_CVAR_RANKMAP_MAPPING
 # the suite's own settings come from the command lines below only

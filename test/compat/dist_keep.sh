@@ -47,6 +47,13 @@ for a in "$@"; do
 done
 
 here=$(cd "$(dirname "$0")" && pwd)
+# The MPI's own library directory (MPICC -show) on LD_LIBRARY_PATH, after
+# what is there: a plugin preloaded from a prefix that also holds rankmap's
+# patched MPICH would otherwise, through its run path, load that libmpich
+# into a Fortran program (libmpich reached through libmpichfort), and the
+# run would test the patched library instead of the MPI named here.
+mpilib=$("$cc" -show 2>/dev/null | tr ' ' '\n' | sed -n 's/^-L//p' | head -1)
+[ -z "$mpilib" ] || { LD_LIBRARY_PATH=${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$mpilib; export LD_LIBRARY_PATH; }
 mkdir -p "$work" || exit 2
 for tool in "$cc" "$mpiexec"; do
   command -v "$tool" >/dev/null || { echo "dist_keep.sh: $tool not found" >&2; exit 2; }

@@ -8,9 +8,11 @@
 # binaries through LD_LIBRARY_PATH, as an installed program would after the
 # packages replace Debian's) on a scrambled 2x2x2 torus, 8 ranks (the
 # program also takes 4x4x4 and 64 ranks):
-# MPI_CART_CREATE and MPI_DIST_GRAPH_CREATE_ADJACENT with reorder = .true.
-# must move ranks, put every grid neighbour one hop away and keep halo
-# exchanges and collectives on MPI_INTEGER / MPI_DOUBLE_PRECISION right.
+# MPI_CART_CREATE, and MPI_DIST_GRAPH_CREATE_ADJACENT with reorder = .true.
+# and the info key rankmap_vertices=follow_rank, must move ranks, put every
+# grid neighbour one hop away and keep halo exchanges and collectives on
+# MPI_INTEGER / MPI_DOUBLE_PRECISION right; the distributed graph without the
+# key (MPI_INFO_NULL) and with MPIR_CVAR_RANKMAP_DIST_GRAPH=0 keeps MPI's order.
 mpiexec=$1 root=$2 rmlib=$3 src=$4 work=$5
 map=$src/../pmpi/torus-2x2x2-scrambled.map
 fc=/usr/bin/mpif90.mpich
@@ -51,15 +53,21 @@ for v in mpi mpi_f08; do
 done
 build patched-mpi_f08 "$root/bin/mpifort" -DUSE_F08 && run patched-mpi_f08 cart
 
-# MPIR_CVAR_RANKMAP_DIST_GRAPH=0: the distributed graph keeps MPICH's order
-# (the program then reports "moved 0" and fails its own reorder check)
-out=$(MPIR_CVAR_RANKMAP_DIST_GRAPH=0 MPIR_CVAR_RANKMAP_TOPOLOGY=torus:2x2x2 MPIR_CVAR_RANKMAP_MAPPING=$map \
-      "$mpiexec" -n 8 ./debian-mpi "$map" dgraph </dev/null 2>&1)
-if echo "$out" | grep -q '^dgraph: moved 0 worst [0-9]* errors 0$'; then
-  echo "ok   MPIR_CVAR_RANKMAP_DIST_GRAPH=0: distributed graph kept the order"
-else
-  echo "FAIL MPIR_CVAR_RANKMAP_DIST_GRAPH=0: $(echo "$out" | tail -3)"; fails=$((fails + 1))
-fi
+# the distributed graph keeps MPICH's order without the info key (each process
+# keeps its own edges) and with MPIR_CVAR_RANKMAP_DIST_GRAPH=0 (the program
+# then reports "moved 0" and fails its own reorder check)
+keeps() { # label mode [VAR=value]
+  label=$1 mode=$2; shift 2
+  out=$(env "$@" MPIR_CVAR_RANKMAP_TOPOLOGY=torus:2x2x2 MPIR_CVAR_RANKMAP_MAPPING=$map \
+        "$mpiexec" -n 8 ./debian-mpi "$map" "$mode" </dev/null 2>&1)
+  if echo "$out" | grep -q "^$mode: moved 0 worst [0-9]* errors 0\$"; then
+    echo "ok   $label: distributed graph kept the order"
+  else
+    echo "FAIL $label: $(echo "$out" | tail -3)"; fails=$((fails + 1))
+  fi
+}
+keeps "MPI_INFO_NULL" dgraph-default
+keeps "MPIR_CVAR_RANKMAP_DIST_GRAPH=0 with the info key" dgraph MPIR_CVAR_RANKMAP_DIST_GRAPH=0
 
 [ $fails -eq 0 ] && echo "PASS: Fortran programs reorder on the patched MPICH" || echo "FAIL: $fails failures"
 [ $fails -eq 0 ]

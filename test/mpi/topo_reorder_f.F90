@@ -2,13 +2,16 @@
 ! built by test/mpi/fortran.sh with Debian's own mpif90.mpich (or the patched
 ! mpifort) and run against the patched libmpich / libmpichfort.
 !
-!   topo_reorder_f MAPFILE cart|dgraph
+!   topo_reorder_f MAPFILE cart|dgraph|dgraph-default
 !
 ! MAPFILE is the address table the job runs with (line r = x y z of world
 ! rank r on an NxNxN torus, N = 2 for 8 ranks, 4 for 64).  cart:
 ! MPI_CART_CREATE of a periodic NxNxN grid
 ! with reorder = .true.; dgraph: MPI_DIST_GRAPH_CREATE_ADJACENT of the same
-! grid's graph (the process that receives new rank v plays vertex v).  Then:
+! grid's graph with the info key rankmap_vertices=follow_rank (the program
+! says the process that receives new rank v plays vertex v); dgraph-default:
+! the same call with MPI_INFO_NULL (each process keeps its own edges, so the
+! order must stay MPI's: rank 0 prints "moved 0").  Then:
 !   - the torus hop distance between every process and its grid neighbours,
 !     measured in the address table through MPI_GROUP_TRANSLATE_RANKS, must
 !     be 1 (a placement-aware reorder) and some rank must have moved;
@@ -23,10 +26,12 @@
 #define COMM_T type(MPI_Comm)
 #define GROUP_T type(MPI_Group)
 #define STATUS_T type(MPI_Status)
+#define INFO_T type(MPI_Info)
 #else
 #define COMM_T integer
 #define GROUP_T integer
 #define STATUS_T integer, dimension(MPI_STATUS_SIZE)
+#define INFO_T integer
 #endif
 program topo_reorder_f
 #ifdef USE_F08
@@ -48,13 +53,14 @@ program topo_reorder_f
   COMM_T :: topo
   GROUP_T :: g, w
   STATUS_T :: st
+  INFO_T :: info
 
   call MPI_INIT(ierr)
   call MPI_COMM_RANK(MPI_COMM_WORLD, wrank, ierr)
   call MPI_COMM_SIZE(MPI_COMM_WORLD, wsize, ierr)
   n = merge(2, merge(4, 0, wsize == 64), wsize == 8)
   if (command_argument_count() /= 2 .or. n == 0) then
-    if (wrank == 0) print '(a)', 'usage: topo_reorder_f MAPFILE cart|dgraph (8 or 64 ranks)'
+    if (wrank == 0) print '(a)', 'usage: topo_reorder_f MAPFILE cart|dgraph|dgraph-default (8 or 64 ranks)'
     call MPI_ABORT(MPI_COMM_WORLD, 2, ierr)
   end if
   call get_command_argument(1, mapfile)
@@ -72,15 +78,23 @@ program topo_reorder_f
       nbrs(2 * d + 1) = src
       nbrs(2 * d + 2) = dst
     end do
-  else if (trim(mode) == 'dgraph') then
+  else if (trim(mode) == 'dgraph' .or. trim(mode) == 'dgraph-default') then
     ! vertex wrank's neighbours in the periodic grid, row-major, last fastest
     call grid_neighbours(wrank, nbrs)
+    if (trim(mode) == 'dgraph') then
+      call MPI_INFO_CREATE(info, ierr)
+      call MPI_INFO_SET(info, 'rankmap_vertices', 'follow_rank', ierr)
+    else
+      info = MPI_INFO_NULL
+    end if
     call MPI_DIST_GRAPH_CREATE_ADJACENT(MPI_COMM_WORLD, 2 * nd, nbrs, MPI_UNWEIGHTED, &
-         2 * nd, nbrs, MPI_UNWEIGHTED, MPI_INFO_NULL, .true., topo, ierr)
+         2 * nd, nbrs, MPI_UNWEIGHTED, info, .true., topo, ierr)
+    if (trim(mode) == 'dgraph') call MPI_INFO_FREE(info, ierr)
     call MPI_COMM_RANK(topo, rank, ierr)
     call MPI_DIST_GRAPH_NEIGHBORS_COUNT(topo, innb, outnb, weighted, ierr)
     if (innb /= 2 * nd .or. outnb /= 2 * nd) errors = errors + 1
     ! this process now plays vertex `rank`: its lists are vertex rank's
+    ! (in dgraph-default the order is kept, so rank = wrank)
     call MPI_DIST_GRAPH_NEIGHBORS(topo, 2 * nd, nbrs, MPI_UNWEIGHTED, 2 * nd, outs, &
          MPI_UNWEIGHTED, ierr)
     block
@@ -91,7 +105,7 @@ program topo_reorder_f
       end do
     end block
   else
-    if (wrank == 0) print '(a)', 'topo_reorder_f: mode must be cart or dgraph'
+    if (wrank == 0) print '(a)', 'topo_reorder_f: mode must be cart, dgraph or dgraph-default'
     call MPI_ABORT(MPI_COMM_WORLD, 2, ierr)
   end if
   moved = merge(1, 0, rank /= wrank)
