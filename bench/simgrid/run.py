@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """run.py -- the seeds' experiments on simulated machines (SimGrid SMPI).
 
-  bench/simgrid/run.py [--quick | --smoke | --irregular | --clusters | --fattree] [--build DIR] [--out DIR]
-                       [--jobs N]
+  bench/simgrid/run.py [--quick | --smoke | --irregular | --clusters | --fattree | --harm [--sizes N,...]
+                        | --validate] [--build DIR] [--out DIR] [--jobs N]
                        [--maps DIR] [--record FILE]
 
 Builds the MPI kernels (kernels/*.c) with SimGrid's smpicc, generates the
@@ -44,6 +44,14 @@ portfolio, run one after another.
             rankmap's default as rankmap map decides (FFT: with and
             without the all-to-all hint) and as the PMPI plugin decides
             inside MPI_Cart_create (SMPI), Scotch (tleaf) and METIS.
+  --harm    do no harm where users run (issue 61): fat trees of 100 Gb/s
+            declared as a node tree or with their switches, in the call
+            (MAPPING unset or the launch order, hint or none) and through
+            rankmap map with plain graph files; the 8x8x8 torus of today.
+  --validate  the cost model on placements no mapper proposed (with --maps
+            DIR, then model_check.py --maps DIR --families): launch orders
+            with hosts permuted or ranks exchanged, tiles, random
+            placements, the mapper before the guard.
 
 SMPI settings: smpi/bw-factor:0:1 and smpi/lat-factor:0:1 (correction
 factors 1), network/crosstraffic:0, smpi/simulate-computation:no (the time
@@ -787,6 +795,112 @@ def harm_cases(tools, sizes):
     return cases
 
 
+def validate_cases(tools):
+    """Issue 61 item 3: the cost model where it is weakest, on placements no
+    mapper proposed.  128 ranks on today's fat trees (4 leaf switches x 4
+    hosts x 8 cores, full bisection and tapered 2:1, 100 Gb/s), the suite's
+    gigabit fat tree and a 4x4x8 torus of 200 Gb/s links; the FFT at two
+    shapes, the 2-D stencil, the 3-D halo and the UMT-like graph.  Families
+    (the part of a label before " #"): the launch order, round-robin launch,
+    the launch order with its hosts permuted, with an eighth of the ranks
+    exchanged, the task grid cut into tiles per host, random placements, the
+    mapper's candidate before the guard (--guard off) and rankmap's default.
+    model_check.py --families reports the sign errors per family."""
+    cases = []
+    n = 128
+    nx, ny = 16, 8  # the task grid the tiles cut (every kernel's ranks read as 16x8)
+    platforms = []
+    for spec, bw in (("4x4x8:4:today", "today"), ("4x4x8:2:today", "today"), ("4x4x8:4", "gigabit")):
+        leaves, hosts, cores, up = plat.fattree_shape(spec)
+        link, lat, mbw, mlat = (plat.TODAY_BW, plat.TODAY_LAT, plat.TODAY_MEM_BW, plat.TODAY_MEM_LAT) \
+            if bw == "today" else (plat.ETH_BW, plat.ETH_LAT, plat.MEM_BW, plat.MEM_LAT)
+        name = f"fat tree {leaves}x{hosts}x{cores} " + \
+            ("full bisection" if up == hosts else f"tapered {hosts}:{up}") + \
+            (", 100 Gb/s" if bw == "today" else ", 1 Gb/s")
+        platforms.append(dict(kind="fattree", spec=spec, name=name, nhosts=leaves * hosts, cores=cores,
+                              topo=f"tree:{leaves}x{hosts}x{cores}:cost=100,10,1:up={up}",
+                              co=lambda h, k, hosts=hosts: [h // hosts, h % hosts, k],
+                              model_args=["--bandwidth", f"{link:g},{link:g},{mbw:g}",
+                                          "--latency", f"{lat:g},{lat:g},{mlat:g}"]))
+    platforms.append(dict(kind="torus", spec="4x4x8:today", name="4x4x8 torus, 200 Gb/s", nhosts=n, cores=1,
+                          topo="torus:4x4x8", co=lambda h, k: plat.coords_of(h, [4, 4, 8]),
+                          model_args=["--bandwidth", f"{plat.TODAY_TORUS_BW:g}"]))
+    for pf in platforms:
+        tag = f"v-{pf['kind']}-{pf['spec'].replace(':', '_')}"
+        H, C, co = pf["nhosts"], pf["cores"], pf["co"]
+        slots = [(h, k) for h in range(H) for k in range(C)]  # block launch: rank r on slots[r]
+        kernels = []
+        for row in (8, 16):
+            nrows = n // row
+            g = write_edges(tools.path(f"{tag}-fft-{row}.edges"), n, fft_edges(row, nrows, FFT_BYTES))
+            groups = tools.path(f"{tag}-fft-{row}.groups")
+            lines = [[q * row + k for k in range(row)] for q in range(nrows)] + \
+                [[q * row + k for q in range(nrows)] for k in range(row)]
+            with open(groups, "w") as f:
+                f.writelines(" ".join(map(str, x)) + "\n" for x in lines)
+            kernels.append((f"3-D FFT {nrows}x{row} (rows of {row})", g,
+                            [tools.kernel("fft"), str(row), str(nrows), str(FFT_BYTES), "1"], 1.0, groups))
+        kernels.append((f"2-D stencil {nx}x{ny}", write_edges(tools.path(f"{tag}-st2.edges"), n,
+                                                              stencil_edges(nx, ny, STENCIL_BYTES)),
+                        [tools.kernel("stencil2d"), str(nx), str(ny), str(STENCIL_BYTES), "1"], 1.0, None))
+        g3 = tools.gen("cubic1", "torus:8x4x4", tools.path(f"{tag}-halo.edges"))
+        kernels.append(("3-D halo 8x4x4", g3, [tools.kernel("replay"), g3, str(UNIT["cubic1"]), "1"],
+                        UNIT["cubic1"], None))
+        gu = tools.gen("umt", pf["topo"] if pf["kind"] == "torus" else f"tree:{H}x{C}", tools.path(f"{tag}-umt.edges"))
+        kernels.append(("irregular (UMT-like)", gu, [tools.kernel("replay"), gu, str(UNIT["umt"]), "1"],
+                        UNIT["umt"], None))
+
+        def tiles(a, b):
+            """the 16x8 task grid cut into a x b tiles, tile t on host t (or,
+            on the torus, on the t-th block of a*b consecutive nodes)"""
+            out = [None] * n
+            per = ny // b
+            for r in range(n):
+                i, j = divmod(r, ny)
+                t = (i // a) * per + j // b
+                out[r] = slots[t * a * b + (i % a) * b + j % b]
+            return out
+
+        for kernel, g, argv, unit, groups in kernels:
+            c = Case(kernel, pf["name"], pf["kind"], pf["spec"], pf["topo"], g, argv, baseline="launch order")
+            c.model_args, c.unit, c.groups = pf["model_args"], unit, groups
+            stem = tools.path(f"{tag}-{len(cases)}")
+
+            def add(label, where, c=c, stem=stem):
+                c.add(label, write_coords(f"{stem}-{len(c.placements)}.map", [co(h, k) for h, k in where]))
+
+            add("launch order", slots)
+            if C > 1:
+                add("round-robin launch", [(r % H, r // H) for r in range(n)])
+            for s in (1, 2):
+                rng = random.Random(s)
+                if C > 1:
+                    perm = list(range(H))
+                    rng.shuffle(perm)
+                    add(f"launch order, hosts permuted #{s}", [(perm[h], k) for h, k in slots])
+                where = list(slots)
+                idx = list(range(n))
+                rng.shuffle(idx)
+                for a_, b_ in zip(idx[0:n // 8:2], idx[1:n // 8:2]):
+                    where[a_], where[b_] = where[b_], where[a_]
+                add(f"launch order, 1/8 of the ranks exchanged #{s}", where)
+            for a_, b_ in ((2, 4), (4, 2)) if C == 8 else ((2, 4), (4, 2), (2, 2)):
+                add(f"grid cut into {a_}x{b_} tiles", tiles(a_, b_))
+            for s in (1, 2, 3):
+                where = list(slots)
+                random.Random(100 + s).shuffle(where)
+                add(f"random #{s}", where)
+            m = f"{stem}-mapper.map"
+            tools.map(pf["topo"], g, m, "--seed", "1", "--no-cache", "--guard", "off", "--algorithm", "fast")
+            c.add("mapper before the guard (fast)", m)
+            m = f"{stem}-default.map"
+            tools.map(pf["topo"], g, m, "--seed", "1", "--no-cache", "--current", c.baseline_map(),
+                      *(["--alltoall", groups] if groups else []))
+            c.add("rankmap default", m)
+            cases.append(c)
+    return cases
+
+
 def smoke_cases(tools):
     topo, dims = "torus:4x4x2", "4x4x2"
     g, ideal = scramble(tools, "cubic1", topo, 32, seed=1)
@@ -1192,6 +1306,9 @@ def main():
     mode.add_argument("--clusters", action="store_true", help="only the seed 002 clusters (as in the full run)")
     mode.add_argument("--fattree", action="store_true",
                       help="only today's clusters: a two-level fat tree, block launch order")
+    mode.add_argument("--validate", action="store_true",
+                      help="issue 61: the cost model on placements no mapper proposed (use with --maps, then "
+                           "model_check.py --families)")
     mode.add_argument("--harm", action="store_true",
                       help="issue 61: fat trees and a torus of today, declared as users declare them, in the call "
                            "and through the CLI with plain graph files")
@@ -1210,7 +1327,8 @@ def main():
                          "the input of model_check.py")
     a = ap.parse_args()
     name = "smoke" if a.smoke else "quick" if a.quick else "irregular" if a.irregular else \
-        "clusters" if a.clusters else "fattree" if a.fattree else "harm" if a.harm else "full"
+        "clusters" if a.clusters else "fattree" if a.fattree else "harm" if a.harm else \
+        "validate" if a.validate else "full"
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     work = tempfile.mkdtemp(prefix="rankmap-simgrid-")
@@ -1227,6 +1345,8 @@ def main():
             cases = fattree_cases(tools)
         elif a.harm:
             cases = harm_cases(tools, [int(x) for x in a.sizes.split(",")])
+        elif a.validate:
+            cases = validate_cases(tools)
         else:
             cases = seed000_cases(tools, "8x8x8", a.quick) + stencil_cases(tools, a.quick) + \
                 fft_cases(tools, a.quick) + cluster_cases(tools, a.quick)
