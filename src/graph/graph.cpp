@@ -190,7 +190,26 @@ std::vector<std::vector<int>> clique_groups(const Graph &g) {
         }
     }
     if (!big) return {};
-    return groups;
+    // In phases, as the model reads groups (predict_time: consecutive groups
+    // with no task in common run at the same time): each clique joins the
+    // first phase it shares no task with, so the rows of a grid form one
+    // phase and its columns the next, as the program runs them.
+    std::vector<std::vector<int>> phase_of_task;  // [phase][task] = 1 when taken
+    std::vector<std::vector<size_t>> phases;
+    for (size_t k = 0; k < groups.size(); ++k) {
+        size_t ph = 0;
+        while (ph < phases.size() &&
+               std::any_of(groups[k].begin(), groups[k].end(), [&](int t) { return phase_of_task[ph][t] != 0; }))
+            ++ph;
+        if (ph == phases.size()) phases.emplace_back(), phase_of_task.emplace_back(static_cast<size_t>(n), 0);
+        phases[ph].push_back(k);
+        for (int t : groups[k]) phase_of_task[ph][t] = 1;
+    }
+    std::vector<std::vector<int>> ordered;
+    ordered.reserve(groups.size());
+    for (const auto &ph : phases)
+        for (size_t k : ph) ordered.push_back(std::move(groups[k]));
+    return ordered;
 }
 
 bool alltoall_hint_unknown(const std::string &spec) { return spec.empty() || spec == "unknown"; }

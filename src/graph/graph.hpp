@@ -77,8 +77,9 @@ std::vector<bool> parse_alltoall_dims(const std::string &spec, int ndims);
 // The graph read as collective phases: when its edges split into complete
 // cliques (every pair of a clique joined, in both directions together, by
 // the same weight) that share no pair, and at least one has 3 or more
-// members -- the transposes of a pencil FFT, one all-to-all -- the cliques;
-// otherwise none.  A stencil or an irregular graph gives none at its first
+// members -- the transposes of a pencil FFT, one all-to-all -- the cliques,
+// in phases: each clique in the first phase whose cliques share no task
+// with it (a grid's rows, then its columns); otherwise none.  A stencil or an irregular graph gives none at its first
 // edge.  Cost: O(sum of clique sizes squared + degrees) on a decomposition.
 std::vector<std::vector<int>> clique_groups(const Graph &g);
 

@@ -21,8 +21,10 @@
 #   -genv LD_PRELOAD /path/librankmap-pmpi.so -genv MPIR_CVAR_RANKMAP_TOPOLOGY torus:2x2x2
 # An Open MPI launcher (basename mpiexec.openmpi, mpirun.openmpi, orterun)
 # gets --oversubscribe --bind-to none, and the script allows it to run as
-# root.  Every mpiexec runs under `timeout 120` only as a safety net: a run
-# that hangs fails instead of blocking the suite.
+# root.  Every mpiexec runs under `timeout` only as a safety net, 120 s plus
+# 5 s per rank (64 oversubscribed ranks reordering twelve graphs through
+# the plugin take about 120 s on two cores): a run that hangs fails
+# instead of blocking the suite.
 usage() {
   echo "usage: dist_keep.sh MPICC MPIF90 MPIEXEC WORK_DIR [NP...] -- [MPIEXEC_ARGS...]" >&2
   exit 2
@@ -81,12 +83,13 @@ check() {
   np=$1 name=$2
   shift 2
   t0=$(date +%s)
-  eval "timeout 120 \"\$mpiexec\" $launcher $extra -n \"\$np\" \"\$@\"" >"$out" 2>"$err"
+  limit=$((120 + 5 * np))
+  eval "timeout $limit \"\$mpiexec\" $launcher $extra -n \"\$np\" \"\$@\"" >"$out" 2>"$err"
   st=$?
   t=$(($(date +%s) - t0))
   why=""
   if [ $st -eq 124 ]; then
-    why="no answer within 120 s"
+    why="no answer within $limit s"
   elif [ $st -ne 0 ]; then
     why="exit $st"
   fi

@@ -38,7 +38,7 @@ endforeach()
 macro(dist_keep_test name np label cc fc mpiexec)
   add_test(mpi_compat_dist_keep_${name}_${np} "${S}/test/compat/dist_keep.sh" ${cc} ${fc} ${mpiexec}
            "${B}/test/compat/work/dist_keep_${name}_${np}" ${np} -- ${ARGN})
-  set_tests_properties(mpi_compat_dist_keep_${name}_${np} PROPERTIES TIMEOUT 900
+  set_tests_properties(mpi_compat_dist_keep_${name}_${np} PROPERTIES TIMEOUT 1800
     ENVIRONMENT "LD_LIBRARY_PATH=${B}/.libs" SKIP_RETURN_CODE 77)
   if(NOT "${label}" STREQUAL "")
     set_tests_properties(mpi_compat_dist_keep_${name}_${np} PROPERTIES LABELS ${label})

@@ -173,6 +173,9 @@ TEST(Graph, CliqueGroupsReadTransposesAsPhases) {
         return v;
     };
     EXPECT_EQ(sorted(found), sorted(lines));
+    // in the program's phases: the 4 rows first (disjoint, one phase), then
+    // the 8 columns, whatever order the scan met them in
+    for (size_t k = 0; k < found.size(); ++k) EXPECT_EQ(found[k].size(), k < 4 ? 8u : 4u) << "group " << k;
     // the same graph with its tasks relabelled
     std::vector<int> perm(32);
     for (int v = 0; v < 32; ++v) perm[v] = (v * 13 + 5) % 32;
