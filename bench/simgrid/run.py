@@ -251,6 +251,19 @@ def fft_edges(row, nrows, d):
     return e
 
 
+def fft_lines(row, nrows):
+    """The all-to-all groups of a pencil FFT on an nrows x row grid: the rows,
+    then the columns (the order the program runs them, one phase each)."""
+    return [[q * row + k for k in range(row)] for q in range(nrows)] + \
+        [[q * row + k for q in range(nrows)] for k in range(row)]
+
+
+def write_groups(path, lines):
+    with open(path, "w") as f:
+        f.writelines(" ".join(map(str, x)) + "\n" for x in lines)
+    return path
+
+
 def fft_map_default(row, nrows, dims):
     # rank order, x fastest (BG/L XYZ): rows are lines along x
     return [plat.coords_of(r, dims) for r in range(row * nrows)]
@@ -553,10 +566,8 @@ def fattree_cases(tools):
                 c = new_case(f"3-D FFT {nrows}x{row} (rows of {row})", g,
                              [tools.kernel("fft"), str(row), str(nrows), str(FFT_BYTES), "1"])
                 c.groups = tools.path(f"{tag}-fft-{row}.groups")
-                lines = [[q * row + k for k in range(row)] for q in range(nrows)] + \
-                    [[q * row + k for q in range(nrows)] for k in range(row)]
-                with open(c.groups, "w") as f:
-                    f.writelines(" ".join(map(str, g)) + "\n" for g in lines)
+                lines = fft_lines(row, nrows)
+                write_groups(c.groups, lines)
                 # grouping can gain: a line fits a host but the launch order
                 # keeps no line on one host
                 c.grouping_gain = min(row, nrows) <= cores and \
@@ -711,10 +722,8 @@ def harm_cases(tools, sizes):
                     c = new_case(f"3-D FFT {nrows}x{row} (rows of {row})", g,
                                  [tools.kernel("fft"), str(row), str(nrows), str(FFT_BYTES), "1"])
                     c.groups = tools.path(f"{tag}-fft-{row}.groups")
-                    lines = [[q * row + k for k in range(row)] for q in range(nrows)] + \
-                        [[q * row + k for q in range(nrows)] for k in range(row)]
-                    with open(c.groups, "w") as f:
-                        f.writelines(" ".join(map(str, x)) + "\n" for x in lines)
+                    lines = fft_lines(row, nrows)
+                    write_groups(c.groups, lines)
                     c.split_by_launch = min(row, nrows) <= cores and \
                         not any(len({where[t][0] for t in x}) == 1 for x in lines)
                     cli_row(c)
@@ -774,11 +783,7 @@ def harm_cases(tools, sizes):
         g = write_edges(tools.path(f"t-fft-{row}.edges"), 512, fft_edges(row, nrows, FFT_BYTES))
         c = torus_case(f"3-D FFT {nrows}x{row} (rows of {row})", g,
                        [tools.kernel("fft"), str(row), str(nrows), str(FFT_BYTES), "1"])
-        c.groups = tools.path(f"t-fft-{row}.groups")
-        lines = [[q * row + k for k in range(row)] for q in range(nrows)] + \
-            [[q * row + k for q in range(nrows)] for k in range(row)]
-        with open(c.groups, "w") as f:
-            f.writelines(" ".join(map(str, x)) + "\n" for x in lines)
+        c.groups = write_groups(tools.path(f"t-fft-{row}.groups"), fft_lines(row, nrows))
         cases.append(c)
         row *= 2
     for periodic in (0, 1):
@@ -833,11 +838,7 @@ def validate_cases(tools):
         for row in (8, 16):
             nrows = n // row
             g = write_edges(tools.path(f"{tag}-fft-{row}.edges"), n, fft_edges(row, nrows, FFT_BYTES))
-            groups = tools.path(f"{tag}-fft-{row}.groups")
-            lines = [[q * row + k for k in range(row)] for q in range(nrows)] + \
-                [[q * row + k for q in range(nrows)] for k in range(row)]
-            with open(groups, "w") as f:
-                f.writelines(" ".join(map(str, x)) + "\n" for x in lines)
+            groups = write_groups(tools.path(f"{tag}-fft-{row}.groups"), fft_lines(row, nrows))
             kernels.append((f"3-D FFT {nrows}x{row} (rows of {row})", g,
                             [tools.kernel("fft"), str(row), str(nrows), str(FFT_BYTES), "1"], 1.0, groups))
         kernels.append((f"2-D stencil {nx}x{ny}", write_edges(tools.path(f"{tag}-st2.edges"), n,
