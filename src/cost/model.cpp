@@ -512,6 +512,51 @@ double exchange_F(const Graph &g, const Topology &topo, const std::vector<int> &
     return F;
 }
 
+namespace {
+
+// A plain tree (no up=) says nothing of the network above its outermost
+// tier: a cluster declared as tree:HOSTSxCORES may hang its hosts from leaf
+// switches whose uplinks are tapered, and a placement that only moves
+// traffic between hosts can then load those uplinks more than the launch
+// order did (bench/results/smpi-harm.md: an FFT's grid placed as a stencil
+// on a 2:1 tapered fat tree declared as one tier of hosts).  The guard
+// therefore also reads the outermost tier as groups of L consecutive
+// entities (hosts are numbered along their switches by every launcher and
+// host file) under leaf switches of L / 2 uplinks, for L = 2, 4, ...,
+// kHiddenLeafMax, and refuses a placement predicted slower in any of these
+// readings.  The distances are those of the declared tree, so F is the same.
+constexpr int kHiddenLeafMax = 32;
+
+std::string hidden_switches_slower(const Graph &g, const Topology &topo, const std::vector<int> &current,
+                                   const std::vector<int> &proposed,
+                                   const std::vector<std::vector<int>> &alltoall_groups) {
+    const auto *tree = topo.kind() == TopologyKind::Tree ? static_cast<const TreeTopology *>(&topo) : nullptr;
+    if (!tree || !tree->up().empty() || tree->ndims() < 2) return {};
+    const int outer = tree->dims()[0];
+    for (int L = 2; L <= kHiddenLeafMax && 2 * L <= outer; L *= 2) {
+        if (outer % L) continue;
+        std::vector<int> arity = tree->dims();
+        std::vector<double> cost = tree->costs();
+        arity[0] = L;
+        arity.insert(arity.begin(), outer / L);
+        cost.insert(cost.begin(), cost[0]);
+        const TreeTopology hidden(arity, cost, {L / 2});
+        const double before = bandwidth_time(g, hidden, current, alltoall_groups);
+        const double after = bandwidth_time(g, hidden, proposed, alltoall_groups);
+        if (after > before) {
+            char buf[200];
+            std::snprintf(buf, sizeof buf,
+                          "slower for large messages if the %d entities of the outermost tier hang from switches "
+                          "of %d tapered 2:1 (predicted %.4g s before, %.4g s after)",
+                          outer, L, before, after);
+            return buf;
+        }
+    }
+    return {};
+}
+
+} // namespace
+
 GuardVerdict guard_verdict(const Graph &g, const Topology &topo, const std::vector<int> &current,
                            const std::vector<int> &proposed, const std::vector<std::vector<int>> &alltoall_groups,
                            GuardMode mode, double margin) {
@@ -546,6 +591,7 @@ GuardVerdict guard_verdict(const Graph &g, const Topology &topo, const std::vect
     else if (!(v.F_current > 0 && v.F_proposed <= (1 - margin) * v.F_current) &&
              !(v.T_current > 0 && v.T_proposed <= (1 - margin) * v.T_current))
         v.why = "no clear gain";
+    if (v.why.empty()) v.why = hidden_switches_slower(g, topo, current, proposed, alltoall_groups);
     v.take = v.why.empty();
     return v;
 }

@@ -66,7 +66,9 @@ std::vector<std::vector<int>> read_groups(const std::string &path);
 // F (hop count), large ones by predict_time() with a unit of weight taken as
 // a 1 MiB message (bandwidth dominates latency on every machine the model
 // knows).  The proposed placement passes when it is no worse in either
-// regime and lower by at least `margin` (a fraction) in one.
+// regime and lower by at least `margin` (a fraction) in one; on a plain
+// tree also no slower for large messages under the leaf switches the tree
+// does not declare (model.cpp, hidden_switches_slower).
 enum class GuardMode { Model, F, Off };
 
 // The guard's bandwidth regime: predict_time() with a unit of weight taken

@@ -479,6 +479,45 @@ TEST(Glue, UndeclaredGridIsJudgedAsStencilAndTransposes) {
     rankmap_topology_free(t);
 }
 
+// A cluster declared as one tier of hosts may hang them from tapered leaf
+// switches.  The 4x32 pencil-FFT grid, traffic undeclared, in block order on
+// tree:16x8: its stencil order gains on one switch but is slower under leaf
+// switches of 4 hosts tapered 2:1 (what SimGrid measured on such a machine),
+// so the order stays; declared with its switches (up=2) the same machine
+// still gets a new order, and so does the 8x16 grid on the plain tree.
+TEST(Glue, PlainTreeGuardsAgainstSwitchesItDoesNotDeclare) {
+    auto decide = [](const char *topo, int d0, int d1, std::string &why_out) {
+        rankmap_topology_t t = nullptr;
+        rankmap_graph_t g = nullptr;
+        EXPECT_EQ(rankmap_topology_parse(topo, &t), RANKMAP_OK);
+        const int dims[2] = {d0, d1}, periods[2] = {0, 0};
+        EXPECT_EQ(rankmap_graph_cartesian_alltoall(2, dims, periods, "", &g), RANKMAP_OK);
+        std::vector<int> block(128), ranks(128);
+        for (int i = 0; i < 128; ++i) block[i] = i;
+        auto o = quiet();
+        o.algorithm = "fast";
+        o.cart_ndims = 2;
+        o.cart_dims[0] = d0, o.cart_dims[1] = d1;
+        rankmap_report before, after;
+        char why[2048];
+        EXPECT_EQ(rankmap_reorder_ranks(t, g, &o, 128, block.data(), 128, 0, ranks.data(), &before, &after, why,
+                                        sizeof why),
+                  RANKMAP_OK);
+        why_out = why;
+        rankmap_graph_free(g);
+        rankmap_topology_free(t);
+        int moved = 0;
+        for (int i = 0; i < 128; ++i) moved += ranks[i] != i;
+        return moved;
+    };
+    std::string why;
+    EXPECT_EQ(decide("tree:16x8:cost=100,1", 4, 32, why), 0) << why;
+    EXPECT_NE(why.find("switches of 4 tapered 2:1"), std::string::npos) << why;
+    EXPECT_GT(decide("tree:4x4x8:cost=100,10,1:up=2", 4, 32, why), 0) << why;
+    EXPECT_EQ(why.find("tapered 2:1"), std::string::npos) << why;
+    EXPECT_GT(decide("tree:16x8:cost=100,1", 8, 16, why), 0) << why;
+}
+
 TEST(Glue, FailuresGiveTheIdentityAndAReason) {
     Machine m("torus:2x2", {4});
     std::vector<int> members = {3, 2, 1, 0, 0};
