@@ -1,5 +1,7 @@
 // capi.cpp -- the C boundary (include/rankmap.h): opaque handles, status
 // codes plus a thread-local message; no exception crosses it.
+#include "config.h"
+
 #include <cstdio>
 #include <cstring>
 #include <new>
@@ -57,7 +59,7 @@ using rankmap::capi::status_of;
 extern "C" {
 
 const char *rankmap_last_error(void) { return g_last_error.c_str(); }
-const char *rankmap_version(void) { return "0.1.0"; }
+const char *rankmap_version(void) { return PACKAGE_VERSION; }
 
 int rankmap_topology_parse(const char *spec, rankmap_topology_t *topo) {
     CHECK_ARG(spec && topo, "NULL argument");

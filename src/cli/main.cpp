@@ -725,7 +725,7 @@ int main(int argc, char **argv) {
             return 0;
         }
         if (argc >= 2 && !std::strcmp(argv[1], "--version")) {
-            std::puts("rankmap 0.1.0");
+            std::printf("rankmap %s\n", rankmap_version());
             return 0;
         }
         if (argc >= 2 && !std::strcmp(argv[1], "plot")) return cmd_plot(argc, argv);
