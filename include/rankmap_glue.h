@@ -114,7 +114,8 @@ int rankmap_graph_cartesian_alltoall(int ndims, const int *dims, const int *peri
  *      no slower for large messages with the outermost tier's entities in
  *      consecutive groups of L = 2, 4, ..., 32 under leaf switches of L / 2
  *      uplinks (the switches a plain tree does not describe, tapered 2:1).
- *      Else every member keeps its rank and why says which regime refused.  RANKMAP_REORDER_GUARD_F: F strictly lower, alone.
+ *      Else every member keeps its rank and why says which regime refused.
+ *      RANKMAP_REORDER_GUARD_F: F strictly lower, alone.
  *      A grid whose traffic is not declared (rankmap_graph_cartesian_alltoall
  *      with NULL, "" or "unknown") is judged in two readings, as a stencil
  *      and as transposes along every dimension: the stencil's order is
