@@ -28,12 +28,7 @@
 namespace rankmap {
 namespace {
 
-// The largest grid whose transposes' reading is also mapped when its
-// traffic is not declared: that mapping (dense lines) costs one to three
-// times the stencil's up to 1024 tasks and six times at 4096 (19 s on one
-// core); above, a candidate that fails either reading keeps the current
-// order.  Chosen by `rankmap map --cart 32x32 --cart-alltoall unknown` on
-// torus:8x8x16 against 64x64 on torus:16x16x16 (doc/tuning.md).
+// Largest grid of undeclared traffic also mapped as transposes: above, dense lines cost too much (doc/tuning.md).
 constexpr int kTransposesMaxTasks = 1024;
 
 // A map of the machine's nodes given on coordinates:

@@ -177,8 +177,9 @@ void print_report(const std::string &alg, const Graph &g, const Topology &topo, 
 std::string quoted(const std::string &s) { return "\"" + json_escape(s) + "\""; }
 
 // The communication graph of `map`/`eval`: --graph G, or --profile P with
-// the weight choice of seed 002 (reported in `extras`) and the profile's
-// all-to-all groups in *groups (for the cost model; --alltoall overrides).
+// the weight choice of Chen et al., MPIPP (reported in `extras`), and the
+// profile's all-to-all groups in *groups (for the cost model; --alltoall
+// overrides).
 Graph load_graph(const Args &a, std::vector<Extra> &extras, std::vector<std::vector<int>> *groups) {
     if (a.has("profile") == a.has("graph")) throw UsageError("'" + a.command + "' needs --graph G or --profile P (one)");
     if (a.has("graph")) {

@@ -1,6 +1,7 @@
 // bcast_schedule.cpp -- multi-colour pipelined broadcast along the lines of a
-// torus or mesh (seed 004, section 5.3: the BG/L optimized torus broadcast;
-// one colour per link direction as in its BG/P-BG/Q "rectangle" successors).
+// torus or mesh (Almasi et al. (MPI on BG/L) section 5.3: the BG/L optimized
+// torus broadcast; one colour per link direction as in its BG/P-BG/Q
+// "rectangle" successors).
 //
 // Construction.  Let n be the number of dimensions of extent >= 2 and, for a
 // node P and the root R, delta_k(P) its offset from R in dimension k (taken

@@ -13,18 +13,18 @@
  * this boundary.  A schedule handle is immutable after creation and may be
  * shared by threads (SimGrid runs every rank in one process).
  *
- * The algorithm (seed 004, section 5.3, and its BG/P-BG/Q "rectangle"
- * successors): the message is cut into one part per colour; colour (d, s)
- * broadcasts its part along 1-D lines walking the dimensions in the rotated
- * order d, d+1, ... (mod n), in direction s, pipelined in segments.  On a
- * torus (every dimension of extent >= 2 wraps and has extent >= 3) there are
- * 2n colours, one per link direction; on a mesh (or any box with an open or
- * extent-2 dimension) there are n colours, lines run both ways from their
+ * The algorithm (Almasi et al., MPI on BG/L, section 5.3, and its BG/P-BG/Q
+ * "rectangle" successors): the message is cut into one part per colour; colour
+ * (d, s) broadcasts its part along 1-D lines walking the dimensions in the
+ * rotated order d, d+1, ... (mod n), in direction s, pipelined in segments.
+ * On a torus (every dimension of extent >= 2 wraps and has extent >= 3) there
+ * are 2n colours, one per link direction; on a mesh (or any box with an open
+ * or extent-2 dimension) there are n colours, lines run both ways from their
  * origin.  Nodes in the root's hyperplane orthogonal to d get colour d over a
  * dimension-d link from the neighbouring hyperplane (the "closing" stage n),
- * which makes every directed link carry at most one colour: each node
- * receives 1/(2n) of the message on each incoming torus link (1/n per
- * dimension on a mesh).
+ * which makes every directed link carry at most one colour: each node receives
+ * 1/(2n) of the message on each incoming torus link (1/n per dimension on a
+ * mesh).
  */
 #ifndef RANKMAP_TORUS_BCAST_H
 #define RANKMAP_TORUS_BCAST_H

@@ -54,7 +54,8 @@ private:
 // 1 - x + x^2/2 - x^3/6 <= e^-x <= 1 / (1 + x + x^2/2 + x^3/6) (Taylor),
 // each widened by a margin far above the bounds' rounding (the upper one
 // tested as u (1 + x + ...) >= 1: no division).  Most uphill proposals
-// fall outside (the annealers' exp was a sixth of the band search's time).
+// fall outside, so exp, costly in the annealers' inner loops, is rarely
+// called (doc/tuning.md, below_exp_neg).
 inline bool below_exp_neg(double u, double x) {
     const double x2 = x * x, x3 = x2 * x;
     if (u * (1.0 + x + 0.5 * x2 + x3 * (1.0 / 6.0)) >= 1.0 + 1e-12) return false;

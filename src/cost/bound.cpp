@@ -1,8 +1,8 @@
-// bound.cpp -- F_min, the lower bound of seed 000 ("Measure of ... layout
-// quality" section): for each task i, its partners' weights C(i,j) sorted
-// decreasingly are dealt out first to the free slots of i's own node
-// (distance 0), then to the nodes of the nearest distance shell, then the
-// next shell, and so on; F_min is the sum of these per-task minima.
+// bound.cpp -- F_min, the lower bound of Bhanot et al. (BG/L task layout),
+// section "Measure of ... layout quality": for each task i, its partners'
+// weights C(i,j) sorted decreasingly are dealt out first to the free slots of
+// i's own node (distance 0), then to the nodes of the nearest distance shell,
+// then the next shell, and so on; F_min is the sum of these per-task minima.
 // Cost: O(E log deg) plus the shells (once for uniform models).
 //
 // Slots: with N tasks on P nodes a node holds at most hi = ceil(N/P) tasks,

@@ -1,5 +1,5 @@
-// cost.hpp -- free energy F (seed 000, equation 1), its lower bound F_min,
-// and the side metrics reported beside them.
+// cost.hpp -- free energy F (Bhanot et al., BG/L task layout, equation 1), its
+// lower bound F_min, and the side metrics reported beside them.
 #pragma once
 #include <vector>
 
@@ -13,11 +13,11 @@ namespace rankmap {
 // value, half the symmetrized graph's sum over both directions).
 double free_energy(const Graph &g, const Topology &topo, const std::vector<int> &place);
 
-// F_min as seed 000 defines it: for each task, its partners' weights sorted
-// decreasingly are dealt out first to its own node (hi - 1 slots, distance
-// 0), then to the nearest distance shell (count x hi slots), then the next,
-// and the per-task minima are summed.  On non-uniform models (mesh, file)
-// each task takes its best node, so F_min stays a lower bound.
+// F_min as Bhanot et al. define it: for each task, its partners' weights
+// sorted decreasingly are dealt out first to its own node (hi - 1 slots,
+// distance 0), then to the nearest distance shell (count x hi slots), then the
+// next, and the per-task minima are summed.  On non-uniform models (mesh,
+// file) each task takes its best node, so F_min stays a lower bound.
 double lower_bound(const Graph &g, const Topology &topo);
 
 struct CostReport {

@@ -36,15 +36,15 @@
 //   different links, so the phase takes the sum of the steps' busiest
 //   links, not the busiest link of all its messages at once.  The groups of
 //   one phase take their steps together.
-// bisection(P): seed 003 equations (15)-(16), the floor of the phase: for
-//   each group max_i m_i D / (4 B), D the bytes a member holds for the
-//   all-to-all (what it sends to its partners times p / (p - 1): the seed
-//   counts the part a task keeps), m_i the effective length of the group's
-//   image in direction i: 0 if the image is one layer, else the length of the
-//   smallest (cyclic on a torus) interval holding its coordinates, at most
-//   n_i / g_t (g_t = 2 on a torus, 1 on a mesh; equation (4)).  Tori and
-//   meshes only; on a tree the uplinks are the bisection and the steps'
-//   link terms already count them.
+// bisection(P): Jagode et al. (FFT task placement) equations (15)-(16), the
+//   floor of the phase: for each group max_i m_i D / (4 B), D the bytes a
+//   member holds for the all-to-all (what it sends to its partners times p /
+//   (p - 1): the paper counts the part a task keeps), m_i the effective length
+//   of the group's image in direction i: 0 if the image is one layer, else the
+//   length of the smallest (cyclic on a torus) interval holding its
+//   coordinates, at most n_i / g_t (g_t = 2 on a torus, 1 on a mesh; equation
+//   (4)).  Tori and meshes only; on a tree the uplinks are the bisection and
+//   the steps' link terms already count them.
 // lat(X): the longest route's latency in X (sum of its links' latencies).
 #include "cost/model.hpp"
 
@@ -76,15 +76,14 @@ constexpr double kMemBandwidth = 2e9;      // cores of one node (shared memory)
 constexpr double kMemLatency = 1e-6;
 // Largest exchange drained message by message (drain_seconds); above it the
 // exchange takes its busiest link and longest latency.  The drain's work
-// grows with the messages times the fillings: 20000 messages (a 3-D stencil
-// of about 3300 tasks) take about 0.2 s per prediction on one core.
+// grows with the messages times the fillings; this bound keeps a prediction
+// cheap beside a mapping (doc/tuning.md, kDrainMaxMessages).
 constexpr size_t kDrainMaxMessages = 20000;
 // Messages that end within this fraction of the busiest link's time (or of
 // the elapsed time, when longer) of each other end together in
-// drain_seconds, one filling for all of them: the fillings stay about 100
-// (0.07 s for a 512-task irregular graph) and the pairs of placements
-// bench/simgrid/model_check.py checks keep their order (0.03: half the
-// fillings, median error 0.9 % instead of 0.5 %).
+// drain_seconds, one filling for all of them: the fillings stay few and the
+// pairs of placements bench/simgrid/model_check.py checks keep their order
+// (doc/tuning.md, kDrainSlack).
 constexpr double kDrainSlack = 0.01;
 
 
@@ -194,7 +193,8 @@ struct Load {
     }
 };
 
-// Seed 003's effective length m_i of the image of `nodes` in direction i.
+// The effective length m_i (Jagode et al., FFT task placement) of the image of
+// `nodes` in direction i.
 double effective_length(const TorusTopology &t, const std::vector<int> &nodes, int i) {
     const int n = t.dims()[i];
     std::vector<char> used(n, 0);

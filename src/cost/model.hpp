@@ -3,8 +3,8 @@
 // by, built from the quantities src/cost already knows (hop-bytes, the
 // busiest link under the machine's own routes) and, for groups of tasks that
 // do all-to-all, the same link loads step by step of the pairwise exchange,
-// with seed 003's bisection model as their floor.  The terms and their
-// constants are explained in model.cpp.
+// with the bisection model of Jagode et al. (FFT task placement) as their
+// floor.  The terms and their constants are explained in model.cpp.
 #pragma once
 #include <string>
 #include <vector>
@@ -36,7 +36,7 @@ struct TimePrediction {
     double exchange = 0;      // point-to-point traffic outside all-to-all groups
     double alltoall = 0;      // the all-to-all phases, one after another
     double busiest_link = 0;  // busiest link of the exchange or of any all-to-all step
-    double bisection = 0;     // largest seed 003 bisection floor of any phase
+    double bisection = 0;     // largest bisection floor (Jagode et al.) of any phase
     double hop_bytes = 0;     // F under the hops metric, in bytes (reported, not a term)
     int phases = 0;           // all-to-all phases found in `alltoall_groups`
 };

@@ -34,7 +34,8 @@ public:
     int target(int64_t e) const { return adj_[e]; }
     double weight(int64_t e) const { return w_[e]; }
     double total_weight() const;
-    // Sum of outgoing weights of v (c(i) in seed 000, equation 2).
+    // Sum of outgoing weights of v: c(i), equation 2 of Bhanot et al. (BG/L
+    // task layout).
     double out_weight(int v) const;
 
     // Undirected form: w(i,j) = C(i,j) + C(j,i), both directions stored.

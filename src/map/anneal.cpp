@@ -1,10 +1,11 @@
-// anneal.cpp -- simulated annealing of seed 000 ("The method", equation 4).
+// anneal.cpp -- simulated annealing of Bhanot et al. (BG/L task layout),
+// "The method", equation 4.
 //
 // A Metropolis Markov chain over placements: a proposal swaps two tasks or
 // moves one task to a node with spare room (only moves keeping
 // Int(p) <= n <= Int(p+1)), and is accepted iff R < exp(-beta dF / F_min)
 // (energies normalised by F_min).  The initial beta is tuned on a sample of
-// proposals so that ~15 % of them would be accepted (seed 000: 10-20 %)
+// proposals so that ~15 % of them would be accepted (Bhanot et al.: 10-20 %)
 // and raised during a short warm-up until the chain's equilibrium
 // acceptance is at most 20 % (a good start otherwise melts); the final beta so that the smallest uphill moves are accepted ~0.1 % of
 // the time, with Options::anneal_steps (100) geometric beta steps between.

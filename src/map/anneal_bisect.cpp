@@ -3,13 +3,14 @@
 //
 // The task graph and the machine are bisected together, level by level
 // (the dual recursive bipartitioning idea that Scotch's mapper is built on,
-// here as a start for seed 000's annealing): a set of nodes is cut in two
-// halves along its longest coordinate extent (torus, mesh) or its outermost
-// tier (tree), and its tasks are cut by METIS (bisect_graph) into parts of
-// the sizes the two node halves can hold under equation 3.  Which task half
-// goes to which node half is chosen by the traffic to tasks outside the
-// set, measured against the centres of the regions those tasks currently
-// belong to.  The recursion stops at single nodes.
+// here as a start for the annealing of Bhanot et al., BG/L task layout): a set
+// of nodes is cut in two halves along its longest coordinate extent (torus,
+// mesh) or its outermost tier (tree), and its tasks are cut by METIS
+// (bisect_graph) into parts of the sizes the two node halves can hold under
+// equation 3.  Which task half goes to which node half is chosen by the
+// traffic to tasks outside the set, measured against the centres of the
+// regions those tasks currently belong to.  The recursion stops at single
+// nodes.
 //
 // Cost: O(E log P) for the METIS bisections (each level touches every
 // edge once) plus O(P log P) for the node splits; memory O(N + E + P).

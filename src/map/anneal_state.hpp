@@ -2,9 +2,10 @@
 // divide-and-conquer, Kernighan-Lin, auto).
 //
 // PlacementState holds a (possibly partial) placement of tasks on nodes
-// together with its free energy F (seed 000, equation 1), node occupancy
-// arrays (node -> its tasks, O(1) insert/remove) and the capacity rule of
-// equation 3.  Every energy change is computed incrementally in O(degree):
+// together with its free energy F (Bhanot et al., BG/L task layout, equation
+// 1), node occupancy arrays (node -> its tasks, O(1) insert/remove) and the
+// capacity rule of equation 3.  Every energy change is computed incrementally
+// in O(degree):
 //   delta_move(t, B)  = sum_j w(t,j) [d(B, pi(j)) - d(pi(t), pi(j))]
 //   delta_swap(a, b)  = the same for a -> pi(b) and b -> pi(a), skipping the
 //                       a-b edge (its length does not change).
@@ -489,8 +490,9 @@ inline size_t heaviest_partners(const PlacementState &st, int t, int count, std:
     return np;
 }
 
-// Greedy placement of the unplaced tasks among `tasks` into `st` (seed 000
-// heuristic, greatest-volume-to-mapped first).  Other placed tasks stay.
+// Greedy placement of the unplaced tasks among `tasks` into `st` (the
+// heuristic of Bhanot et al., BG/L task layout, greatest-volume-to-mapped
+// first).  Other placed tasks stay.
 void greedy_fill(PlacementState &st, const std::vector<int> &tasks, const NearNodes &near,
                  const GreedyContext &gc = greedy_preset());
 

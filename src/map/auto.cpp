@@ -8,20 +8,20 @@
 //   1. Structured candidate: when the tasks form a Cartesian grid (given in
 //      Problem::grid, or found by recognize_grid in the symmetrized graph
 //      even with scrambled labels), best_grid_embedding's placement
-//      (seed 001 permutations, folds, Gray code ...).  If it reaches F_min
-//      it is optimal and returned at once; otherwise Kernighan-Lin polishes
-//      it and it stays a candidate -- or ends auto when within the
-//      context's accepted ratio of F_min (above 1024 tasks).  On a tree
-//      topology the node-aware block map (hier_grid.cpp) is a candidate
-//      too.
+//      (the permutations, folds, Gray code ... of Smith and Bode, BG/L node
+//      mappings).  If it reaches F_min it is optimal and returned at once;
+//      otherwise Kernighan-Lin polishes it and it stays a candidate -- or ends
+//      auto when within the context's accepted ratio of F_min (above 1024
+//      tasks).  On a tree topology the node-aware block map (hier_grid.cpp) is
+//      a candidate too.
 //   2. Trees: the hierarchy mapper's general path (hier.cpp: top-down
 //      multisection along the tiers and Scotch's tleaf map as starts,
 //      Kernighan-Lin, cold annealing, the node tier's k-way refinement,
 //      Kernighan-Lin), and auto ends there.
-//   3. Every other topology: starts are the seed 000 greedy map, the
-//      recursive co-bisection map (anneal_bisect.cpp), the graph-drawing
-//      map (geometric.cpp) and, when built with Scotch, Scotch's map
-//      (co-bisection and Scotch up to a size set by the context: they cost
+//   3. Every other topology: starts are the greedy map of Bhanot et al. (BG/L
+//      task layout), the recursive co-bisection map (anneal_bisect.cpp), the
+//      graph-drawing map (geometric.cpp) and, when built with Scotch, Scotch's
+//      map (co-bisection and Scotch up to a size set by the context: they cost
 //      seconds at 65,536 tasks).
 //   4. Rank-ordered band graphs on a torus with one task per node (unless
 //      the context turns the band search off; task t
@@ -39,18 +39,17 @@
 //      auto itself, then projected), a cold chain over all tasks and
 //      Kernighan-Lin.  It replaces the graph drawing and step 5 unless the
 //      context runs them too (quality), and the lower F wins.
-//   5. The best start is annealed hot (seed 000 schedule, one chain over
-//      all tasks; the geometric start instead when the context says so;
-//      no hot chain when its share is 0, or on a 3-D torus whose extents
-//      are all at least the context's hot_skip_min_extent),
-//      the best non-greedy start -- the geometric one when its F is close
-//      to the best -- is annealed cold (a few % initial acceptance: it keeps
-//      its large-scale layout and repairs the local one; no cold chain when
-//      its share is 0, or, when the context says so, when the hot chain
-//      already annealed the start it would take or when it would take
-//      another start), and Kernighan-Lin pair
-//      exchange (seed 002) polishes both (a bounded number of passes when
-//      the context says so).
+//   5. The best start is annealed hot (the schedule of Bhanot et al., one
+//      chain over all tasks; the geometric start instead when the context says
+//      so; no hot chain when its share is 0, or on a 3-D torus whose extents
+//      are all at least the context's hot_skip_min_extent), the best
+//      non-greedy start -- the geometric one when its F is close to the best
+//      -- is annealed cold (a few % initial acceptance: it keeps its
+//      large-scale layout and repairs the local one; no cold chain when its
+//      share is 0, or, when the context says so, when the hot chain already
+//      annealed the start it would take or when it would take another start),
+//      and Kernighan-Lin pair exchange (Chen et al., MPIPP) polishes both (a
+//      bounded number of passes when the context says so).
 //
 // Budget: Options::time_limit when set; otherwise a default that grows
 // with N, interpolated log-log through AutoContext::budget_tasks /
@@ -252,12 +251,12 @@ void AutoRun::tree_block_candidate(const CartGrid &grid, const std::vector<int> 
     offer(std::move(bp));
 }
 
-// 2. General path's starts: the seed 000 greedy map, Scotch's map (when
-// built with Scotch), the recursive co-bisection map (unless the context
-// keeps it for when Scotch gives none) and the graph-drawing map, sorted
-// by F.  When the context leaves out the chains after a winning band
-// result, the drawing (a chain start, costly: ~0.5 s at 4096 tasks) waits
-// until the band search has not won.
+// 2. General path's starts: the greedy map of Bhanot et al. (BG/L task
+// layout), Scotch's map (when built with Scotch), the recursive co-bisection
+// map (unless the context keeps it for when Scotch gives none) and the
+// graph-drawing map, sorted by F.  When the context leaves out the chains
+// after a winning band result, the drawing (a chain start, and costly at large
+// sizes) waits until the band search has not won.
 void AutoRun::general_starts() {
     const double degsum = static_cast<double>(p_.sym.nedges()) / std::max(1, N_);
     speed_ = c_.evals_per_second / (1.0 + N_ / c_.cache_tasks);
@@ -416,7 +415,7 @@ void AutoRun::chain(const std::string &name, const std::vector<int> &start, bool
 
 // A torus of at least three dimensions, all wrapped, every extent at
 // least `min_extent` (0: none is).  There the graph drawing's layout is
-// right at large scale, and a hot chain from it melts it and never ended
+// right at large scale, and a hot chain from it melts it and ends no
 // lower than the cold chain that repairs it (tuning.cpp: auto_fast_preset).
 bool deep_torus(const Topology &topo, int min_extent) {
     const auto *t = dynamic_cast<const TorusTopology *>(&topo);
@@ -426,8 +425,9 @@ bool deep_torus(const Topology &topo, int min_extent) {
     return true;
 }
 
-// The hot chain (seed 000 schedule) and the cold one (it keeps its start's
-// large-scale layout and repairs the local one), each KL-polished.
+// The hot chain (the schedule of Bhanot et al., BG/L task layout) and the cold
+// one (it keeps its start's large-scale layout and repairs the local one),
+// each KL-polished.
 void AutoRun::chains() {
     if (c_.hot_share > 0 && !deep_torus(p_.topo, c_.hot_skip_min_extent))
         chain("hot chain", *hot_start_, false, c_.hot_share, c_.hot_time_share, c_.hot_kl_share, c_.hot_salt);

@@ -248,10 +248,9 @@ public:
         // coordinates and the shift's offset (no table of N nodes per shift
         // is read in the hot loops), and an image's node from the same
         // coordinates, so no shift table of N nodes is built either.  Same
-        // placements; at 65,536 nodes the tile annealing takes about 10 %
-        // less time and a translation's setup 0.5 ms instead of 1.5 (phase
-        // 1 sets up 716 of them); at 512 the dense table and trans_ are
-        // faster.
+        // placements in less time on large tori, where phase 1 sets up
+        // hundreds of translations; on small ones the dense table and trans_
+        // are faster (doc/tuning.md, dense_distance_max).
         const FastDistance &fd = dist_.fast();
         nd_ = !dist_.dense() && fd.fast() && nd <= kMaxDims ? nd : 0;
         for (int k = 0; k < nd_; ++k)

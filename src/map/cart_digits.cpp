@@ -1,8 +1,9 @@
 // cart_digits.cpp -- the digit machinery behind every structured Cartesian
 // map (see cart_embed.hpp): target axes and their symmetry classes, the
-// reflected mixed-radix Gray code (the boustrophedon "unfold" of seed 001
-// section 3.2, and for radix 2 the binary reflected Gray code of section
-// 3.1), and the application of a digit spec to every grid point.
+// reflected mixed-radix Gray code (the boustrophedon "unfold" of Smith and
+// Bode (BG/L node mappings) section 3.2, and for radix 2 the binary reflected
+// Gray code of section 3.1), and the application of a digit spec to every grid
+// point.
 // Cost: make_target O(ndims); apply O(N * digits).
 #include <algorithm>
 #include <map>

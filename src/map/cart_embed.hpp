@@ -8,13 +8,14 @@
 // by the reflected (boustrophedon) mixed-radix Gray code, so that grid
 // neighbours differ in exactly one digit by +-1.  Every digit is sent to a
 // target axis: a dimension of the topology, or the "slot" axis (tasks
-// sharing a node, seed 001's T).  An axis's coordinate is composed from its
-// digits, plain mixed radix or reflected.  One radix per grid dimension gives
-// the direct maps (and sub-boxes when N < P), a torus digit plus a slot
-// digit gives seed 001's block and folded maps, two torus digits give the
-// "unfold" of a long grid dimension over two torus dimensions, radix-2
-// digits give seed 001's Gray-code embeddings, and a grid dimension spread
-// over all axes gives seed 003's small-cube maps.
+// sharing a node, the T of Smith and Bode, BG/L node mappings).  An axis's
+// coordinate is composed from its digits, plain mixed radix or reflected.  One
+// radix per grid dimension gives the direct maps (and sub-boxes when N < P), a
+// torus digit plus a slot digit gives Smith and Bode's block and folded maps,
+// two torus digits give the "unfold" of a long grid dimension over two torus
+// dimensions, radix-2 digits give Smith and Bode's Gray-code embeddings, and a
+// grid dimension spread over all axes gives the small-cube maps of Jagode et
+// al. (FFT task placement).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -74,12 +75,13 @@ using Visit = std::function<bool(const std::vector<int> &node_of_point, const st
 // exactly `ndig` digits on the grid dimension that has the most.
 // At most max_steps recursion steps (CartContext::factor_steps).
 bool factor_family(const Target &t, const std::vector<int> &gdims, int ndig, long max_steps, const Visit &visit);
-// cart_factor.cpp: seed 003 small-cube maps of 2-D grids.
+// cart_factor.cpp: Jagode et al.'s small-cube maps of 2-D grids.
 bool small_cube_family(const Target &t, const std::vector<int> &gdims, const Visit &visit);
-// cart_gray.cpp: seed 001 Gray-code embeddings (power-of-two shapes).
+// cart_gray.cpp: Smith and Bode's Gray-code embeddings (power-of-two shapes).
 bool gray_family(const Target &t, const std::vector<int> &gdims, const Visit &visit);
-// cart_stock.cpp: seed 001 stock permutations and unfold (snake) orders of
-// the grid's row-major rank order, T first or last.  Always applicable.
+// cart_stock.cpp: Smith and Bode's stock permutations and unfold (snake)
+// orders of the grid's row-major rank order, T first or last.  Always
+// applicable.
 // At most max_perms axis orders (CartContext::stock_permutations).
 bool stock_family(const Topology &topo, int ntasks, Capacity cap, const std::vector<int> &cls, int max_perms,
                   const Visit &visit);

@@ -1,5 +1,6 @@
 // cart_factor.cpp -- factorised embeddings of a Cartesian task grid onto a
-// torus/mesh (seed 001 sections 3.1-3.2, seed 003 section 7.1).
+// torus/mesh (Smith and Bode (BG/L node mappings) sections 3.1-3.2, Jagode
+// et al. (FFT task placement) section 7.1).
 //
 // Every grid dimension is split into up to `ndig` mixed-radix digits, each
 // sent to a different axis (topology dimension or node slot), by a
@@ -8,15 +9,16 @@
 // consecutive grid points differ in one digit by one:
 //   1 digit per dim  : the direct maps (any permutation of dimensions; a
 //                      sub-box of the machine when N < P),
-//   torus + slot     : seed 001 "block" maps (slot digit last: consecutive
-//                      grid points share a node) and folds (slot digit
-//                      first: the grid dimension is folded over the node),
-//   two torus digits : seed 001 "unfold": a long grid dimension snakes over
-//                      two torus dimensions and neighbours stay adjacent
+//   torus + slot     : Smith and Bode's "block" maps (slot digit last:
+//                      consecutive grid points share a node) and folds (slot
+//                      digit first: the grid dimension is folded over the
+//                      node),
+//   two torus digits : Smith and Bode's "unfold": a long grid dimension snakes
+//                      over two torus dimensions and neighbours stay adjacent
 //                      (64x8 onto 8x8x8, 8x8 periodic onto 4x4x4),
 //   shared axes      : several grid dimensions on one torus dimension, in
 //                      either nesting order and plain or reflected.
-// small_cube_family builds seed 003's maps of a 2-D grid whose rows (or
+// small_cube_family builds Jagode et al.'s maps of a 2-D grid whose rows (or
 // columns) each fill a small sub-box (2x2x2 "8-cube", 4x4x4 "64-cube") and
 // displaced copies tile the machine.
 // Equivalent axes (same extent and distances) are used in index order only,

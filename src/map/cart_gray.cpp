@@ -1,12 +1,12 @@
 // cart_gray.cpp -- Gray-code embeddings of a power-of-two task grid in a
-// power-of-two torus (seed 001 section 3.1, after the hypercube embeddings
-// it cites).  Each grid coordinate is written in binary reflected Gray code;
-// the bits of all grid dimensions are concatenated into one node address
-// (grid dimensions in a chosen order, most significant first), and the
-// address is cut into fields, one per machine axis in a chosen order
-// ("Z-first", "T-first" ...).  A field becomes a coordinate either as the
-// inverse Gray code of its bits (neighbouring addresses stay close on a
-// ring) or as plain binary, as in the seed's 16x8 mesh on 8x4x4 example.
+// power-of-two torus (Smith and Bode (BG/L node mappings) section 3.1, after
+// the hypercube embeddings it cites).  Each grid coordinate is written in
+// binary reflected Gray code; the bits of all grid dimensions are concatenated
+// into one node address (grid dimensions in a chosen order, most significant
+// first), and the address is cut into fields, one per machine axis in a chosen
+// order ("Z-first", "T-first" ...).  A field becomes a coordinate either as
+// the inverse Gray code of its bits (neighbouring addresses stay close on a
+// ring) or as plain binary, as in the paper's 16x8 mesh on 8x4x4 example.
 // Cost: up to (grid orders) x (axis orders) x 2 candidates of O(N) each.
 #include <algorithm>
 #include <string>

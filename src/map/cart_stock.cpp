@@ -1,12 +1,12 @@
 // cart_stock.cpp -- the BG/L stock permutations of a grid's row-major rank
-// order (seed 001 section 3: XYZ, XZY, ..., ZYX, with the slot T first or
-// last in virtual-node mode) and their "unfold" variants (seed 001 section
-// 3.2: the walk reverses direction along the faster axes, so consecutive
-// ranks are always neighbours).  Works for every task count: with N tasks
-// on P nodes, T-first fills each node with ceil or floor(N/P) consecutive
-// ranks, T-last deals rank r to the (r mod P)-th node of the walk; both
-// respect the capacity of seed 000 equation 3.  Permutations that only
-// exchange equivalent machine dimensions are skipped.
+// order (Smith and Bode (BG/L node mappings) section 3: XYZ, XZY, ..., ZYX,
+// with the slot T first or last in virtual-node mode) and their "unfold"
+// variants (section 3.2: the walk reverses direction along the faster axes, so
+// consecutive ranks are always neighbours).  Works for every task count: with
+// N tasks on P nodes, T-first fills each node with ceil or floor(N/P)
+// consecutive ranks, T-last deals rank r to the (r mod P)-th node of the walk;
+// both respect the capacity of equation 3 of Bhanot et al. (BG/L task layout).
+// Permutations that only exchange equivalent machine dimensions are skipped.
 // Cost: (canonical permutations) x 4 candidates of O(N + P) each.
 #include <string>
 

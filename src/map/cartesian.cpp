@@ -1,8 +1,9 @@
 // cartesian.cpp -- the Cartesian mapper (Algorithm::Cartesian) and
 // best_grid_embedding: the best structured embedding of a Cartesian task
-// grid onto the machine (seed 001: stock permutations, Gray-code, unfold
-// and block maps; seed 003: small-cube maps; seed 000: judged by the free
-// energy F).
+// grid onto the machine (Smith and Bode, BG/L node mappings: stock
+// permutations, Gray-code, unfold and block maps; Jagode et al., FFT task
+// placement: small-cube maps; Bhanot et al., BG/L task layout: judged by
+// the free energy F).
 //
 // Candidates, in this order, each judged by F on the communication graph
 // after translating grid points to tasks:
@@ -12,7 +13,8 @@
 //      (always valid: the fallback for any shape and task count),
 //   3. two digits per grid dimension: block / fold over the node slots,
 //      unfold of a grid dimension over two torus dimensions,
-//   4. seed 003 small-cube maps of 2-D grids, seed 001 Gray-code maps,
+//   4. Jagode et al.'s small-cube maps of 2-D grids, Smith and Bode's
+//      Gray-code maps,
 //   5. three digits per grid dimension.
 // The search stops early when F reaches the lower bound F_min, after a
 // work budget (CartContext: edge evaluations, turned into a bounded number

@@ -2,21 +2,21 @@
 // "congestion"): auto's placement, then refined for the busiest link
 // instead of the free energy.
 //
-// Why: F (seed 000) is the total traffic x hops, i.e. the mean link load.
-// When every task sends at once, communication time follows the most loaded
-// link (a bandwidth-bound phase lasts load / link bandwidth), and a map
-// that halves F can leave the busiest link, and the time, nearly as they
-// were.  This mapper routes every
-// directed edge of the communication graph as the machine does
-// (Topology::route: dimension order, the shorter way round) and minimises
+// Why: F (Bhanot et al., BG/L task layout) is the total traffic x hops, i.e.
+// the mean link load.  When every task sends at once, communication time
+// follows the most loaded link (a bandwidth-bound phase lasts load / link
+// bandwidth), and a map that halves F can leave the busiest link, and the
+// time, nearly as they were.  This mapper routes every directed edge of the
+// communication graph as the machine does (Topology::route: dimension order,
+// the shorter way round) and minimises
 //     Phi = sum over links of (load / mean load)^8,
 // a smooth stand-in for the maximum (the 8th power makes the heaviest
 // links dominate while every link still gives a gradient), by swapping
 // the tasks of two nodes at most `radius` hops apart in a simulated
-// annealing chain (seed 000's Metropolis rule on Phi); the best placement
-// seen is returned, and it is kept only if its busiest link is lighter than
-// the start's (otherwise the start is returned unchanged).  The start is
-// the lightest of several auto runs (see map_congestion).
+// annealing chain (the Metropolis rule of Bhanot et al. on Phi); the best
+// placement seen is returned, and it is kept only if its busiest link is
+// lighter than the start's (otherwise the start is returned unchanged).  The
+// start is the lightest of several auto runs (see map_congestion).
 //
 // Cost per proposed swap: O((deg(i) + deg(j)) x route length); memory
 // O(N + E + links).  Only for machines with routes (torus/mesh); elsewhere

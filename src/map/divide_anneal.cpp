@@ -1,5 +1,5 @@
-// divide_anneal.cpp -- divide-and-conquer annealing of seed 000 ("An
-// enhancement", Figure 4).
+// divide_anneal.cpp -- divide-and-conquer annealing of Bhanot et al. (BG/L
+// task layout), "An enhancement", Figure 4.
 //
 // Partition(S): bisect the task subgraph S with METIS (bisect_graph, exact
 // halves S1, S2) and compute each half's l ratio (equation 5),

@@ -1,6 +1,6 @@
-// greedy.cpp -- the heuristic initial map of seed 000 ("The method"), in
-// its refined form: "first map the domain with the greatest communication
-// volume to already-mapped domains".
+// greedy.cpp -- the heuristic initial map of Bhanot et al. (BG/L task layout,
+// "The method"), in its refined form: "first map the domain with the greatest
+// communication volume to already-mapped domains".
 //
 // Tasks wait in a max-priority queue keyed on their traffic to tasks already
 // mapped.  The task on top goes to the node, among the nodes near its
@@ -9,9 +9,9 @@
 // lowest cost to its mapped partners; its unmapped partners then gain
 // priority.  When the queue is empty (start, or a new connected component)
 // the unmapped task with the largest c(i) = sum_j C(i,j) (equation 2) is
-// put on the first node with room.  Seed 000 seeds with the smallest c(i);
-// starting from the busiest task keeps the heaviest traffic in the centre
-// of the growing region.
+// put on the first node with room.  Bhanot et al. start with the smallest
+// c(i); starting from the busiest task keeps the heaviest traffic in the
+// centre of the growing region.
 //
 // Cost: O(E log E) queue operations plus O(N * C K * degree) distance
 // evaluations (K near nodes per partner, C partners tried); when every

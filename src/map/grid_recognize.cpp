@@ -1,7 +1,9 @@
 // grid_recognize.cpp -- recognise a Cartesian grid or torus (1..6
 // dimensions, labels scrambled) in a communication graph, so that the
-// structured embeddings of seeds 001/003 apply to graphs that come without
-// an MPI_Cart_create (seed 000's cubic1/cubic2 as edge lists, say).
+// structured embeddings of Smith and Bode (BG/L node mappings) and Jagode et
+// al. (FFT task placement) apply to graphs that come without an
+// MPI_Cart_create (the cubic1/cubic2 of Bhanot et al., BG/L task layout, as
+// edge lists, say).
 //
 // Method (a Cartesian-product recognition specialised to paths and cycles):
 //   1. Edge classes: the edges of the heaviest weight class are tried first

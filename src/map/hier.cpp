@@ -1,22 +1,22 @@
 // hier.cpp -- the hierarchy mapper (Algorithm::Hier, "hier"): top-down
 // multisection of the task graph along the tiers of a tree topology,
-// refined by Kernighan-Lin pair exchange (seed 002, MPIPP: the exchange
+// refined by Kernighan-Lin pair exchange (Chen et al., MPIPP: the exchange
 // heuristic for SMP clusters and multiclusters) and a cold annealing chain
-// (seed 000) on the tree distance.  With a Cartesian task grid (given, or
-// recognised in the graph) the node-aware block map of hier_grid.cpp is a
-// candidate too; the lowest free energy wins.  Tuned numbers: HierContext
-// (tuning.hpp).
+// (Bhanot et al., BG/L task layout) on the tree distance.  With a Cartesian
+// task grid (given, or recognised in the graph) the node-aware block map of
+// hier_grid.cpp is a candidate too; the lowest free energy wins.  Tuned
+// numbers: HierContext (tuning.hpp).
 //
 //   multisection   tasks of an entity of tier k are split into its
 //                  children (sizes balanced to the children's capacity
-//                  under seed 000's equation 3) by recursive bisection with
-//                  METIS (bisect_graph), every bisection the best of
-//                  several seeds (the choice is made at each bisection,
-//                  where the cut is decided, not between whole k-way runs);
+//                  under equation 3 of Bhanot et al.) by recursive bisection
+//                  with METIS (bisect_graph), every bisection the best of
+//                  several seeds (the choice is made at each bisection, where
+//                  the cut is decided, not between whole k-way runs);
 //                  recursively down to the leaves.  Siblings of a tree are
-//                  equidistant (hier.hpp), so no part-to-child assignment
-//                  is needed, and the split at tier k minimises the
-//                  traffic that pays cost[k].
+//                  equidistant (hier.hpp), so no part-to-child assignment is
+//                  needed, and the split at tier k minimises the traffic that
+//                  pays cost[k].
 //   starts         the best (least F) of a few multisections with
 //                  different seeds and, when built with Scotch, Scotch's
 //                  SCOTCH_archTleaf map (map_scotch), each polished by

@@ -1,8 +1,8 @@
 // hier_grid.cpp -- node-aware structured map of a Cartesian task grid on a
-// tree (tree_grid_blocks, hier.hpp): seed 001's block maps, done the way a
-// node/socket decomposition of a grid is done by hand (Gropp's
-// MPI_Dims_create-on-nodes idea): first cut the grid into one box per
-// node with the least surface, then every node box into one box per
+// tree (tree_grid_blocks, hier.hpp): the block maps of Smith and Bode (BG/L
+// node mappings), done the way a node/socket decomposition of a grid is done
+// by hand (Gropp's MPI_Dims_create-on-nodes idea): first cut the grid into one
+// box per node with the least surface, then every node box into one box per
 // socket, and so on down to the cores.
 //
 // At tier k every box of tier k-1 (the whole grid at k = 0) has the same

@@ -1,7 +1,8 @@
 // identity.cpp -- rank order: task i on node i when N <= P; with several
 // tasks per node, consecutive tasks fill a node (the first N mod P nodes
-// take ceil(N/P), the rest floor(N/P)).  O(N).  This is what MPI does
-// without reordering ("MPI rank order" in seed 000's tables).
+// take ceil(N/P), the rest floor(N/P)).  O(N).  This is what MPI does without
+// reordering ("MPI rank order" in the tables of Bhanot et al., BG/L task
+// layout).
 #include "map/mapper.hpp"
 
 namespace rankmap {

@@ -1,4 +1,4 @@
-// kernighan_lin.cpp -- pair-exchange refinement after MPIPP (seed 002,
+// kernighan_lin.cpp -- pair-exchange refinement after MPIPP (Chen et al.,
 // section 3 and the appendix pseudo-code), with incremental gains.
 //
 // One pass: every task a has its best exchange (largest gain = decrease of

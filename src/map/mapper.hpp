@@ -26,10 +26,10 @@ enum class Algorithm {
     Random,       // uniformly random valid placement
     Order,        // a BG/L stock permutation (options.order, e.g. "ZYXT")
     Cartesian,    // structured embedding of a Cartesian task grid
-    Greedy,       // seed 000 heuristic with greatest-volume-first refinement
-    Anneal,       // seed 000 simulated annealing, started from Greedy
-    DivideAnneal, // seed 000 Figure 4 divide-and-conquer annealing
-    KernighanLin, // seed 002 pair exchange with incremental gains
+    Greedy,       // Bhanot et al. (BG/L task layout) heuristic, greatest-volume-first refinement
+    Anneal,       // simulated annealing of Bhanot et al., started from Greedy
+    DivideAnneal, // divide-and-conquer annealing, Bhanot et al. Figure 4
+    KernighanLin, // pair exchange of Chen et al. (MPIPP) with incremental gains
     Scotch,       // Scotch's SCOTCH_graphMap (peer, if built with Scotch)
     Hier,         // tree topologies: multisection along the tiers + refinement
     Congestion,   // auto, then refined for the busiest link (torus/mesh routes)
@@ -58,7 +58,7 @@ struct Options {
     std::string order = "XYZT";   // for Algorithm::Order
     std::string strategy;         // for Algorithm::Scotch: "default"|"quality"|"speed"
     double l_ratio = 0.0;      // DivideAnneal: l-ratio limit L (0: default)
-    int anneal_steps = 100;    // number of beta steps (seed 000: about 100)
+    int anneal_steps = 100;    // number of beta steps (Bhanot et al.: about 100)
 };
 
 // Annealing convergence: one point per beta step (for plots).

@@ -25,8 +25,9 @@
 //      between them (edges inside a group disappear: they stay inside a
 //      block, one or two hops long).
 //   4. Coarse map: map_auto with auto_coarse_preset(N / B) -- the quality
-//      settings without the cold chain: at 8192 coarse tasks about 4.5 s,
-//      and the coarse F is what the fine level keeps (bench/scale).  Above
+//      settings without the cold chain (it costs much of the coarse map's
+//      time for no gain there), and the coarse F is what the fine level
+//      keeps (doc/tuning.md, "The multilevel path").  Above
 //      the multilevel threshold the coarse map is itself multilevel.
 //   5. Projection: the tasks of the group on coarse node c, in label
 //      order, onto the nodes of c's block in coordinate order.

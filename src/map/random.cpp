@@ -1,7 +1,7 @@
 // random.cpp -- a uniformly random valid placement: the identity placement's
 // slot list shuffled with the seeded generator (Fisher-Yates), so the node
-// loads stay balanced.  O(N).  Seed 000's "random" reference row is the mean
-// of 100 such placements.
+// loads stay balanced.  O(N).  The "random" reference row of Bhanot et al.
+// (BG/L task layout) is the mean of 100 such placements.
 #include "common/rng.hpp"
 #include "map/mapper.hpp"
 

@@ -1,8 +1,9 @@
 // scotch.cpp -- the peer: Scotch 7's static mapper (SCOTCH_graphMap, dual
 // recursive bipartitioning of the task graph and of the machine, Pellegrini)
 // run on the same problem, so the benchmarks measure rankmap against it in
-// the same run.  Not one of the seed papers' algorithms; seed 000 compares
-// against METIS-style partitioning, and Scotch is that idea done for mapping.
+// the same run.  Not one of the founding papers' algorithms; Bhanot et al.
+// (BG/L task layout) compare against METIS-style partitioning, and Scotch is
+// that idea done for mapping.
 //
 //   task graph   p.sym (symmetrized) with integer edge loads: weights kept
 //                when integral and small, otherwise scaled so that

@@ -14,24 +14,13 @@ constexpr int kMedium = 4096;
 // Above this size both strategies take the steps of
 // leave_out_large_size_steps.
 constexpr int kFastLarge = 16384;
-// Above this size a cold chain from the graph drawing, after the hot chain
-// from it, never ended lower and cost a fifth of the time; at 2048 tasks it
-// sometimes did (bench/chains, bench/results/chains.md): it is left out.
+// Above this size a cold chain after the drawing's hot chain ends where that did (doc/tuning.md, cold_from_hot_start).
 constexpr int kColdFromDrawingMax = 2048;
-// Above this size auto takes the multilevel path (fast: instead of the
-// drawing and its chain).  At 65,536 tasks it ended lower than the chain
-// on 3 of 3 graphs with fast and 2 of 3 with quality; at 32,768 on 1 of 3
-// and 0 of 3 (bench/chains --multilevel, chains-multilevel.md).
+// Above this size the multilevel path ends lower than the drawing's chain (doc/tuning.md, "The multilevel path").
 constexpr int kMultilevelMin = 32768;
-// Above this size fast's band search keeps a ninth of the translations
-// per halving round and gives phase 2 more work: at 65,536 tasks phase
-// 1's rounds have the minimum length (min_round_proposals), so fewer
-// rounds cost less; at 32,768 they are longer, fewer rounds saved no time
-// and the extra phase 2 work made fast about 30 % slower (8.1 -> 10.8 s on
-// two graphs).
+// Above this size fast's phase 1 rounds have their least length: fewer of them free time for phase 2 (doc/tuning.md).
 constexpr int kBandNinthsMin = 32768;
-// Up to kSmall tasks fast runs no hot chain on a 3-D torus whose extents
-// are all at least this (bench/chains --hot: see auto_fast_preset).
+// Up to kSmall tasks fast runs no hot chain on a 3-D torus whose extents are all at least this (see auto_fast_preset).
 constexpr int kDeepTorusExtent = 8;
 // Size classes of congestion (auto's own cost grows with N).
 constexpr int kCongestionMedium = 8192;
@@ -39,12 +28,11 @@ constexpr int kCongestionMedium = 8192;
 constexpr int kHierMedium = 8192;
 
 // Above kFastLarge tasks both strategies leave out the starts that cost
-// seconds there and feed no chain (Scotch's map: ~17 s at 65,536 tasks,
-// longer than fast's whole budget; co-bisection ~2.4 s), keep one chain
-// and end it with one KL pass (a full KL takes most of fast's budget at
-// 65,536 tasks; its first pass brings most of the gain).  The first band
-// phase ends with one pass too: the second phase's result replaced it on
-// every graph of bench/chains --band-search.
+// seconds there and feed no chain (Scotch's map alone outlasts fast's
+// budget), keep one chain and end it with one KL pass (a full KL takes most
+// of fast's budget; its first pass brings most of the gain).  The first band
+// phase ends with one pass too: the second phase's result replaces it
+// (doc/tuning.md, scotch_start_max_tasks and chain_kl_passes).
 void leave_out_large_size_steps(AutoContext &c) {
     c.scotch_start_max_tasks = kFastLarge;
     c.bisection_start_max_tasks = kFastLarge;
@@ -62,9 +50,8 @@ BandContext band_preset() { return BandContext{}; }
 AutoContext auto_preset(int n) {
     AutoContext c;
     c.hier = hier_preset(n);
-    // When the band result beats every start the chains never ended lower,
-    // fast or quality (SAGE-like graphs, 512-4096 tasks: bench/chains
-    // --band); they and the graph drawing they start from are left out.
+    // When the band result beats every start the chains do not end lower, so
+    // they and the graph drawing they start from are left out (doc/tuning.md).
     c.chains_after_band = false;
     if (n <= kSmall) {
         c.cold_acceptance = 0.04;
@@ -74,8 +61,8 @@ AutoContext auto_preset(int n) {
     }
     c.cold_acceptance = 0.06;
     // A grid embedding within 10 % of F_min ends the search: the general path
-    // never beat one on the scrambled stencils of bench/scale (4096 and
-    // 65,536 tasks), after 5 to 47 s more.
+    // does not beat one on scrambled stencils, it only takes longer
+    // (doc/tuning.md, structured_accept).
     c.structured_accept = 1.1;
     c.cold_share = n <= kMedium ? 1.5 : 0.3;
     c.band_phase1 = 0.3;
@@ -85,29 +72,27 @@ AutoContext auto_preset(int n) {
     if (n <= kMedium) return c;
     // Above 4096 tasks the hot chain from the graph drawing, with the whole
     // nominal budget, ends lower than the cold chain of the best start, in
-    // less time (bench/mapping 32x32x32, bench/scale 65,536); fast runs the
-    // same chain with less work.  The band search stays: with quality's
-    // budget it wins on SAGE-like there.
+    // less time; fast runs the same chain with less work.  The band search
+    // stays: with quality's budget it wins on SAGE-like graphs there
+    // (doc/tuning.md, hot_from_geometric).
     c.hot_share = 1.0;
     c.hot_from_geometric = true;
     c.cold_from_hot_start = false;
     if (n > kFastLarge) {
         leave_out_large_size_steps(c);
         // Phase 1 screens hundreds of translations there, too briefly to
-        // rank them; with this much more work phase 2 ended 3-17 % lower on
-        // the ten SAGE-like graphs of bench/chains --band-search (32,768 and
-        // 65,536 tasks), 2-7 s later with fast.
+        // rank them; more work on its best ones lets phase 2 end lower
+        // (doc/tuning.md, band_phase2_extra).
         c.band_phase2_extra = 1.5;
         // All of phase 2 on phase 1's best translation: a tile chain of 1024
         // tasks ends lower the longer it runs, and its scatter between seeds
         // exceeds the gaps between the good translations, so one long chain
-        // ended lower than short rounds choosing among three (bench/chains
-        // --band-phase2).
+        // beats short rounds choosing among three (doc/tuning.md,
+        // band_phase2_translations).
         c.band_phase2_translations = 1;
         // Quality: KL after the multilevel chain until a pass gains nothing,
-        // and the drawing and chains as well: on scrambled SAGE-like 65,536
-        // tasks they ended lower than the multilevel path, on UMT-like
-        // higher (bench/chains --multilevel).
+        // and the drawing and chains as well, the lower F kept: neither path
+        // wins on every graph (doc/tuning.md, "The multilevel path").
         c.multilevel.kl_passes = 0;
         c.multilevel.and_chains = true;
     }
@@ -116,22 +101,20 @@ AutoContext auto_preset(int n) {
 
 AutoContext auto_fast_preset(int n) {
     AutoContext c = auto_preset(n);
-    // The co-bisection map never started lower than Scotch's (F/F_min 2.61
-    // against 2.28 on UMT-like 4096) and no row of bench/scale or
-    // bench/mapping changed without it; it took 8 % of fast's time at
-    // 4096-16,384 tasks (0.12 s and 0.55 s).
+    // The co-bisection map is a start only when Scotch gives none: it does not
+    // start lower than Scotch's map and costs time (doc/tuning.md,
+    // bisection_without_scotch).
     c.bisection_without_scotch = true;
     if (n <= kSmall) {
-        // No hot chain on 3-D tori with every extent at least 8: there it
-        // ended lower on none of 12 graphs of 512 and 1024 tasks and took a
-        // third of fast's time; on 2-D and flat tori (an extent of 4) it
-        // ended lower on 7 of 12 (bench/chains --hot, chains-hot.md).
+        // No hot chain on 3-D tori with every extent at least 8: there the
+        // drawing's layout is right and the hot chain only costs time; 2-D and
+        // flat tori keep it (doc/tuning.md, hot_skip_min_extent).
         c.hot_skip_min_extent = kDeepTorusExtent;
         return c;
     }
     // Nominal budgets (auto's work units): 1.6 is auto's own at 1024 tasks;
-    // 3.0 keeps 4096 tasks under 2 s and 30 keeps SAGE-like and UMT-like
-    // 65,536 under 15 s on this project's machine (bench/scale).
+    // 3.0 and 30 keep 4096 and 65,536 tasks within the scale targets
+    // (doc/tuning.md, "The fast strategy").
     c.budget_tasks = {1024, 4096, 65536};
     c.budget_seconds = {1.6, 3.0, 30.0};
     c.hot_share = 1.0;  // the hot chain from the graph-drawing start does most of the gain
@@ -140,13 +123,11 @@ AutoContext auto_fast_preset(int n) {
     c.hier = hier_fast_preset(n);
     if (n <= kFastLarge) {
         c.cold_share = 0.4;
-        // Above 4096 tasks the cold chain from a start other than the
-        // drawing (Scotch's map, when the drawing is far above it: which
-        // seeds that is depends on Scotch) ended lower in 1 of 48 runs at
-        // 8192 tasks and 0 of 48 at 16,384, and made a search about a
-        // third longer where it ran, so the in-call portfolio waited for the
-        // members whose seeds ran it; at 4096 it won 7 of 48, all on
-        // scrambled SAGE-like (bench/chains --cold-other).
+        // Above 4096 tasks no cold chain from a start other than the drawing
+        // (Scotch's map, when the drawing is far above it: which seeds that is
+        // depends on Scotch): it rarely ends lower, and the in-call portfolio
+        // waits for the members whose seeds run it (doc/tuning.md,
+        // cold_from_other_start).
         c.cold_from_other_start = n <= kMedium;
         return c;
     }
@@ -154,28 +135,24 @@ AutoContext auto_fast_preset(int n) {
     c.multilevel.and_chains = false;
     if (n > kBandNinthsMin) {
         // Band search: phase 1's successive halving keeps a ninth of the
-        // translations per round instead of a third (477 translations: four
-        // rounds instead of seven; the later rounds choose among good
-        // translations on the tile chains' luck), and phase 2 gets 0.8
-        // units more than auto_preset's extra: about the 1.4 s that the
-        // fewer rounds and band.cpp's translation tables save on
-        // bench/scale's graph.  On the five graphs of bench/chains
-        // --band-phase1 fast ended lower in 25 of 40 runs (median F/F_min
-        // 1.512 -> 1.494); with the tables' saving counted it takes 0.1-1.6
-        // s longer there (bench/scale's graph: 0.1 s).
+        // translations per round instead of a third (fewer rounds; the later
+        // rounds choose among good translations on the tile chains' luck),
+        // and phase 2 gets 0.8 units more than auto_preset's extra, about the
+        // time that the fewer rounds and band.cpp's translation tables save
+        // (doc/tuning.md, halving_factor and band_phase2_extra).
         c.band.halving_factor = 9;
         c.band_phase2_extra = 2.3;
     }
-    // auto_preset took leave_out_large_size_steps (no cold chain).  The band
-    // search stays: with no chain after a winning band result it ended
-    // lower than the chain from the graph drawing on every SAGE-like graph
-    // of bench/chains --band-search at 32,768 and 65,536 tasks, sooner.
+    // auto_preset applied leave_out_large_size_steps (no cold chain).  The
+    // band search stays: with no chain after a winning band result it ends
+    // lower than the chain from the graph drawing on band graphs, and sooner
+    // (doc/tuning.md, band_search).
     return c;
 }
 
 AutoContext auto_link_load_preset(int n) {
     AutoContext c = auto_preset(n);
-    c.chains_after_band = true;  // its looser band tiles were not measured against the chains
+    c.chains_after_band = true;  // the chains stay: leaving them out is tuned for F's tiles, not these looser ones
     c.band_phase1 = n <= kSmall ? 1.5 : 0.3;
     c.band_chain_scale = 0.4;
     c.band_phase2_extra = 0.0;
@@ -184,16 +161,16 @@ AutoContext auto_link_load_preset(int n) {
     c.band.staircase = false;
     c.band.start_temperature = 1.0;
     c.band.end_temperature = 0.05;
-    c.band.large_tile = 0;  // these at every tile size: the large-tile ones were measured for F, not link load
+    c.band.large_tile = 0;  // these at every tile size: the large-tile ones are tuned for F, not link load
     return c;
 }
 
 AutoContext auto_coarse_preset(int n) {
     AutoContext c = auto_preset(n);
     c.bisection_without_scotch = true;  // as fast's (auto_fast_preset)
-    // The coarse graph of UMT-like 65,536 tasks (8192 groups): the cold
-    // chain from Scotch's start ended at 1.2 x the hot chain's F and took
-    // 1.5 of the coarse map's 6 s (`rankmap map -v` on bench/scale's graph).
+    // On a coarse graph above 4096 tasks the cold chain from Scotch's start
+    // ends far above the hot chain and takes a large share of the coarse
+    // map's time (doc/tuning.md, "The multilevel path").
     if (n > kMedium) c.cold_share = 0;
     return c;
 }
@@ -237,13 +214,10 @@ HierContext hier_preset(int n) {
     }
     // Above 8192 tasks the work fits auto's default budget, so the
     // wall-clock safety net (budget + net_extra) does not end it on a
-    // somewhat slower machine (UMT-like 16,384 tasks: 20 s of 22; 65,536:
-    // 52 s of 72).  Scotch's start and the extra multisections never win
-    // there (UMT-like and SAGE-like 16,384, UMT-like 65,536); node cycles
-    // after the 6th lower F by 0.2 % in about 10 s at 16,384 tasks, after
-    // the 3rd by 0.3 % in about 18 s at 65,536; the chain lowers nothing
-    // above 16,384 (bench/hierarchy --trees 1024x2x8,4096x2x8,
-    // bench/results/hierarchy-scale.md).
+    // somewhat slower machine.  Scotch's start and the extra multisections
+    // do not win there, the node cycles past the first few and, above
+    // 16,384 tasks, the cold chain cost more time than their share of F
+    // (doc/tuning.md, HierContext).
     c.outer_tries = 8;
     c.scotch_start = false;
     c.extra_multisections = 0;
@@ -255,10 +229,9 @@ HierContext hier_preset(int n) {
 HierContext hier_fast_preset(int n) {
     HierContext c = hier_preset(n);
     if (n <= kSmall) return c;
-    // bench/hierarchy --trees 256x2x8,1024x2x8,4096x2x8 --algorithms scotch,auto,fast:
-    // full KL passes and the cold chain took most of the time for a few %
-    // of F; one multisection, one KL pass per step and the node tier's
-    // first cycles keep 65,536 tasks within seconds.
+    // Full KL passes and the cold chain take most of the time for little F;
+    // one multisection, one KL pass per step and the node tier's first
+    // cycles keep 65,536 tasks within seconds (doc/tuning.md, HierContext).
     c.extra_multisections = 0;
     c.outer_tries = n <= kFastLarge ? 4 : 2;
     c.scotch_start = false;

@@ -125,8 +125,8 @@ struct AutoContext {
     int hot_skip_min_extent = 0;       // no hot chain on a torus of 3+ dimensions, all wrapped, every extent >= this (0: never skipped)
     double cold_share = 0.9;           // cold chain's work (x nominal budget)
     double cold_acceptance = 0.04;     // cold chain's initial acceptance (fraction)
-    int scotch_start_max_tasks = 1 << 30;  // Scotch's map is a start up to this many tasks (it costs ~17 s at 65,536)
-    int bisection_start_max_tasks = 1 << 30;  // the co-bisection map is a start up to this many tasks (~2.4 s at 65,536)
+    int scotch_start_max_tasks = 1 << 30;  // Scotch's map is a start up to this many tasks (costly at large sizes)
+    int bisection_start_max_tasks = 1 << 30;  // the co-bisection map likewise (costly at large sizes)
     bool bisection_without_scotch = false;  // the co-bisection map is a start only when Scotch's map is not
     bool hot_from_geometric = false;   // hot chain from the graph-drawing start when there is one (else the best start)
     bool cold_from_hot_start = true;   // the cold chain may start where the hot chain did (false: from another start only)

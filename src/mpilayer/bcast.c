@@ -10,8 +10,8 @@
  * box is the smallest cyclic interval holding every coordinate in use; it
  * wraps only when it is the whole ring.
  * When: MPIR_CVAR_RANKMAP_BCAST=auto (the default) for messages of at least
- * MPIR_CVAR_RANKMAP_BCAST_MIN bytes (65536: at 64 KiB the broadcast was
- * 2.4 times as fast as the best of SMPI's built-in ones on an 8x8x8 torus,
+ * MPIR_CVAR_RANKMAP_BCAST_MIN bytes (65536: from 64 KiB up the torus
+ * broadcast beats the best of SMPI's built-in ones on an 8x8x8 torus,
  * bench/results/bcast.md), always for every size, off never.
  * Every process decides from the address table it holds whole, so all
  * agree; on first use of a communicator one allreduce confirms it (only an

@@ -1,7 +1,7 @@
 // metis.cpp -- graph partitioning with METIS 5 (Debian libmetis-dev; idx_t
 // is 32-bit there, checked below) into parts of EXACT target sizes, as the
-// divide-and-conquer mapper of seed 000 (Figure 4, "Use METIS to divide S")
-// and the UMT-like generator need.
+// divide-and-conquer mapper of Bhanot et al. (BG/L task layout) Figure 4 ("Use
+// METIS to divide S") and the UMT-like generator need.
 //
 // Steps:
 //   1. Trivial cases without METIS: one part, no more vertices than parts,

@@ -1,7 +1,8 @@
 // profile.cpp -- reader of "rankmap-profile 1" files and the weight choice
-// of seed 002 (§4.1): the median message size decides between message count
-// (latency-bound) and volume (bandwidth-bound).  Reading is O(lines); the
-// median is O(pairs log pairs) without a histogram, O(65) with one.
+// of Chen et al. (MPIPP) §4.1: the median message size decides between
+// message count (latency-bound) and volume (bandwidth-bound).  Reading is
+// O(lines); the median is O(pairs log pairs) without a histogram, O(65) with
+// one.
 #include "profile/profile.hpp"
 
 #include <algorithm>

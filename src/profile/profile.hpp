@@ -1,5 +1,6 @@
 // profile.hpp -- communication profiles written by librankmap-profile.so
-// (src/pmpi) and the choice of edge weights made from them (seed 002, §4.1).
+// (src/pmpi) and the choice of edge weights made from them (Chen et al.,
+// MPIPP, §4.1).
 //
 // Format "rankmap-profile 1" (text, one record a line, '#' comments, blank
 // lines ignored, fields separated by spaces or tabs):
@@ -53,8 +54,8 @@ struct Profile {
 Profile read_profile(const std::string &path);
 Profile parse_profile(std::istream &in, const std::string &name);
 
-// Edge weights of the communication graph (seed 002, §4.1): message count
-// for latency-bound applications (many small messages: each costs a
+// Edge weights of the communication graph (Chen et al., MPIPP, §4.1): message
+// count for latency-bound applications (many small messages: each costs a
 // per-message overhead whatever its size), volume for bandwidth-bound ones.
 enum class WeightKind { Auto, Count, Volume };
 WeightKind parse_weight_kind(const std::string &name);  // auto|count|volume

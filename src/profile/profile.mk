@@ -1,8 +1,8 @@
 # src/profile/profile.mk -- included from the top Makefile.am.
-# Communication profiles and the weight choice of seed 002, the mapping
-# cache ("wisdom"), `rankmap plot` (python3 + matplotlib), the libFuzzer
-# targets of the parsers (`make fuzz`, opt-in), bench/cache, and the tests of
-# test/profile (driven by CTest via test/profile/CTestTestfile.cmake).
+# Communication profiles and the weight choice of Chen et al. (MPIPP), the
+# mapping cache ("wisdom"), `rankmap plot` (python3 + matplotlib), the
+# libFuzzer targets of the parsers (`make fuzz`, opt-in), bench/cache, and the
+# tests of test/profile (driven by CTest via test/profile/CTestTestfile.cmake).
 librankmap_la_SOURCES += src/profile/profile.hpp src/profile/profile.cpp \
 	src/profile/cache.hpp src/profile/cache.cpp src/profile/cached_map.cpp
 

@@ -7,17 +7,17 @@
                             [--color rank|cart:DIMS] [--style slices|scatter] --out X.png|X.svg
   rankmap plot convergence --trace FILE [--trace FILE2 ...] [--label L ...] --out X.png|X.svg
 
-matrix: the communication matrix C(i,j) as a heat map (seed 000, Figures 2
-and 5), logarithmic colour scale unless --linear.  placement: where each
-task sits on the machine, one panel per mapping (--before, then --mapping),
-each z plane of a 3-D torus a small grid (slices) or one 3-D scatter;
-colour = rank, or the task's coordinates in a Cartesian task grid
-(cart:8x8x8 -> red/green/blue = x/y/z), so a good mapping shows smooth
-colour gradients.  convergence: F/F_min against the annealing step
+matrix: the communication matrix C(i,j) as a heat map (Bhanot et al., BG/L
+task layout, Figures 2 and 5), logarithmic colour scale unless --linear.
+placement: where each task sits on the machine, one panel per mapping
+(--before, then --mapping), each z plane of a 3-D torus a small grid (slices)
+or one 3-D scatter; colour = rank, or the task's coordinates in a Cartesian
+task grid (cart:8x8x8 -> red/green/blue = x/y/z), so a good mapping shows
+smooth colour gradients.  convergence: F/F_min against the annealing step
 (`rankmap map --trace FILE` writes one line per beta step: step beta ratio
-acceptance), every beta step marked, beta on the right axis (seed 000,
-Figures 3 and 6).  Every error names the file and line; exit status 1 on
-bad input, 2 on a usage error.
+acceptance), every beta step marked, beta on the right axis (Bhanot et al.,
+BG/L task layout, Figures 3 and 6).  Every error names the file and line; exit
+status 1 on bad input, 2 on a usage error.
 """
 import argparse
 import math

@@ -1,5 +1,6 @@
 // placement.cpp -- placement validity: how many tasks each node holds
-// (seed 000, equation 3) and the check every mapper's result passes.
+// (equation 3 of Bhanot et al., BG/L task layout) and the check every
+// mapper's result passes.
 #include "topology/placement.hpp"
 
 #include <string>

@@ -10,7 +10,8 @@
 namespace rankmap {
 
 // Tasks per node: N tasks on P nodes, every node holds between
-// floor(N/P) and ceil(N/P) tasks (seed 000, equation 3).
+// floor(N/P) and ceil(N/P) tasks (equation 3 of Bhanot et al., BG/L task
+// layout).
 struct Capacity {
     int lo;
     int hi;

@@ -13,7 +13,7 @@
 
 namespace rankmap {
 
-// Seed 000's distance metrics.
+// The distance metrics of Bhanot et al. (BG/L task layout).
 enum class Metric {
     Hops,        // shortest-path hop count (default)
     DimScaled,   // n/D * hops, D = number of dimensions the path uses

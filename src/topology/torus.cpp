@@ -1,6 +1,7 @@
 // torus.cpp -- torus / mesh machine model (see torus.hpp).
 // Distance: hop count = sum of per-dimension offsets (shorter way round on
-// wrapped dimensions); seed 000's n/D x hops and Euclidean metrics on top.
+// wrapped dimensions); the n/D x hops and Euclidean metrics of Bhanot et al.
+// (BG/L task layout) on top.
 // Routing: dimension order (dimension 0 first), shorter direction, ties go
 // the positive way, as BG/L's deterministic routing.
 #include "topology/torus.hpp"

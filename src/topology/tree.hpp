@@ -1,8 +1,8 @@
-// tree.hpp -- hierarchy model (seed 002's multi-tier clusters): arities per
-// tier, outermost first (e.g. 4 nodes x 2 sockets x 8 cores), and the cost of
-// a path whose lowest common ancestor is at each tier.  distance(a, b) =
-// cost[k] where k is the first tier at which a and b differ; 0 if a == b.
-// Nothing is O(P^2): the tier comes from integer division.
+// tree.hpp -- hierarchy model (the multi-tier clusters of Chen et al., MPIPP):
+// arities per tier, outermost first (e.g. 4 nodes x 2 sockets x 8 cores), and
+// the cost of a path whose lowest common ancestor is at each tier.
+// distance(a, b) = cost[k] where k is the first tier at which a and b differ;
+// 0 if a == b.  Nothing is O(P^2): the tier comes from integer division.
 //
 // A fat tree (up=u0,...,u(S-1)): the entities of the outer S tiers are
 // switches whose uplinks are u_k parallel links (to u_k switches of the

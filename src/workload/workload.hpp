@@ -1,5 +1,6 @@
-// workload.hpp -- generators for the seeds' workloads (`rankmap gen`,
-// bench/mapping, tests).  All deterministic for a given seed.
+// workload.hpp -- generators for the workloads of Bhanot et al. (BG/L task
+// layout), for `rankmap gen`, bench/mapping and the tests.  All deterministic
+// for a given seed.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -9,22 +10,22 @@
 
 namespace rankmap {
 
-// cubic1 (seed 000): periodic 3-D grid dims[0] x dims[1] x dims[2], each task
-// sends 1 unit to each of its 6 nearest neighbours.  Row-major labels.
+// cubic1 (Bhanot et al.): periodic 3-D grid dims[0] x dims[1] x dims[2], each
+// task sends 1 unit to each of its 6 nearest neighbours.  Row-major labels.
 Graph workload_cubic1(const std::vector<int> &dims);
-// cubic2 (seed 000): as cubic1 with weight 2 to the 6 nearest neighbours and
-// weight 1 to the 6 next-nearest along the axes (straight lines only).
+// cubic2 (Bhanot et al.): as cubic1 with weight 2 to the 6 nearest neighbours
+// and weight 1 to the 6 next-nearest along the axes (straight lines only).
 Graph workload_cubic2(const std::vector<int> &dims);
-// SAGE-like (seed 000): a cubic grid of cells grouped in 2x2x2-cell blocks,
-// blocks distributed in (x,y,z) order with an equal number per task;
-// face-adjacent blocks of different owners exchange data proportional to
-// the shared face area.  `ntasks` tasks, `cells_per_task` cells each.
-// The default, 13824 = 24^3 cells per task, makes the slab decomposition
-// ragged at every task count (rank order 3.3x F_min at 512 tasks, 4.0x at
-// 2048), as seed 000 reports for SAGE (2.16x at 256, 3.26x at 2048); with
-// 4096 cells, 512 and 32768 tasks would get perfectly aligned slabs.
+// SAGE-like (Bhanot et al.): a cubic grid of cells grouped in 2x2x2-cell
+// blocks, blocks distributed in (x,y,z) order with an equal number per task;
+// face-adjacent blocks of different owners exchange data proportional to the
+// shared face area.  `ntasks` tasks, `cells_per_task` cells each.  The
+// default, 13824 = 24^3 cells per task, makes the slab decomposition ragged at
+// every task count, so rank order stays well above F_min as in the SAGE runs
+// of Bhanot et al. (doc/tuning.md, workload_sage); with 4096 cells, 512 and
+// 32768 tasks would get perfectly aligned slabs.
 Graph workload_sage(int ntasks, int cells_per_task = 13824);
-// UMT-like (seed 000): random points in a unit cube, k-nearest-neighbour
+// UMT-like (Bhanot et al.): random points in a unit cube, k-nearest-neighbour
 // mesh, partitioned with METIS into ntasks parts; the weight between two
 // parts is the number of mesh edges they share (cut volume).
 Graph workload_umt(int ntasks, uint64_t seed, int points_per_task = 64, int k = 6);

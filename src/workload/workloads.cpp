@@ -1,8 +1,9 @@
-// workloads.cpp -- generators for the four communication patterns of seed 000
-// ("Results and discussion": Cubic 1, Cubic 2, SAGE, UMT2000), used by
-// `rankmap gen`, bench/mapping and the tests.  Every generator is a pure
-// function of its arguments (and seed); task labels follow the application's
-// natural rank order, so the identity placement is "MPI rank order".
+// workloads.cpp -- generators for the four communication patterns of Bhanot
+// et al. (BG/L task layout), section "Results and discussion": Cubic 1,
+// Cubic 2, SAGE, UMT2000.  Used by `rankmap gen`, bench/mapping and the tests.
+// Every generator is a pure function of its arguments (and seed); task labels
+// follow the application's natural rank order, so the identity placement is
+// "MPI rank order".
 //
 // cubic1(dims)  periodic grid (any number of dims, usually 3), task labels
 //               row-major with the LAST dimension fastest -- the same order as
@@ -16,7 +17,7 @@
 //               12288.  (On rings shorter than 5 the partners coincide and
 //               their weights add up.)  Cost O(N).
 // sage(ntasks, cells_per_task)
-//               SAGE-like, our construction of seed 000's description:
+//               SAGE-like, our construction of Bhanot et al.'s description:
 //               cells are grouped in 2x2x2 blocks (cells_per_task must be a
 //               multiple of 8: B = cells_per_task / 8 blocks per task).  The
 //               global domain is a cube of L^3 blocks, L = round(cbrt(ntasks
@@ -25,8 +26,8 @@
 //               owns the contiguous range [floor(t L^3 / ntasks),
 //               floor((t+1) L^3 / ntasks)) -- an equal share, +-1 block.
 //               A task thus owns a run of whole or partial x-rows: at small
-//               task counts this is the slab-like decomposition seed 000
-//               mentions, with slab edges that fall between rows and planes
+//               task counts this is the slab-like decomposition Bhanot et al.
+//               mention, with slab edges that fall between rows and planes
 //               unless the numbers divide evenly (512 tasks x 4096 cells =
 //               64^3 blocks: exact 64x8x1-block slabs, task t talking to t+-1
 //               and t+-8; 2048 tasks x 4096 cells: L = 102, 518-519 blocks
