@@ -6,6 +6,7 @@
 #   librankmap-pmpi-ompi.so, librankmap-profile-ompi.so  Debian Open MPI (libmpi.so.40)
 #   rankmap-pmpi-smpi.o      SimGrid SMPI: one object built with smpicc, linked into
 #                            the program (smpicc builds programs as shared objects)
+#   rankmap-profile-smpi.o   the profiler, the same way
 # Tests: test/pmpi (CTest, compiles unmodified programs with each MPI's mpicc);
 # test/compat (programs that assume ranks do not move, issue 26);
 # overhead benchmark: bench/pmpi/run.sh.
@@ -73,4 +74,11 @@ src/pmpi/smpi-layer-%.o: $(top_srcdir)/src/mpilayer/%.c $(PMPI_SMPI_HDRS)
 	$(AM_V_CC)$(PMPI_SMPI_CC) -c -o $@ $<
 src/pmpi/rankmap-pmpi-smpi.o: $(PMPI_SMPI_OBJS)
 	$(AM_V_CCLD)$(LD) -r -o $@ $(PMPI_SMPI_OBJS)
+# The profiler for SMPI, linked into the program the same way
+# (`smpicxx app.o rankmap-profile-smpi.o`): bench/apps profiles real
+# applications with it on the simulated machine.  It needs no librankmap.
+pmpismpi_DATA += src/pmpi/rankmap-profile-smpi.o
+src/pmpi/rankmap-profile-smpi.o: $(top_srcdir)/src/pmpi/profile.c $(top_srcdir)/src/pmpi/chain.h config.h
+	@$(MKDIR_P) src/pmpi
+	$(AM_V_CC)$(PMPI_SMPI_CC) -c -o $@ $<
 endif

@@ -12,7 +12,8 @@
 # ("Not yet implemented: PMPI_Graph_create"), so only Cartesian reorder is
 # tested; MPI_Cart_map, also missing from SMPI, is provided by the plugin.
 # Also the plugin's torus broadcast (MPIR_CVAR_RANKMAP_BCAST=always) and its
-# learning of the all-to-all hint (RANKMAP_WISDOM).
+# learning of the all-to-all hint (RANKMAP_WISDOM), and the profiler's SMPI
+# object.
 build=$1 src=$2 work=$3
 t=$src/test/pmpi
 obj=$build/src/pmpi/rankmap-pmpi-smpi.o
@@ -103,4 +104,33 @@ for run in 1 2; do
     fail=1
   fi
 done
+# the profiler as an SMPI object (src/pmpi/rankmap-profile-smpi.o, what
+# bench/apps links real applications with): a 4x8 stencil of 65536-byte
+# messages, 3 iterations, gives exactly its grid neighbours as pairs
+pobj=$build/src/pmpi/rankmap-profile-smpi.o papp=$work/stencil-smpi-profile prof=$work/stencil.prof
+if [ ! -f "$pobj" ]; then
+  echo "FAIL SMPI profiler: $pobj was not built"; fail=1
+elif ! smpicc -O2 -o "$papp" "$src/bench/simgrid/kernels/stencil2d.c" "$pobj" 2>"$work/cc.err"; then
+  echo "FAIL SMPI profiler: smpicc could not link stencil2d.c with $pobj"; cat "$work/cc.err"; fail=1
+else
+  rm -f "$prof"
+  RANKMAP_PROFILE=$prof smpirun -np 32 -platform "$plat" -hostfile "$hosts" --cfg=smpi/host-speed:1Gf \
+    "$papp" 4 8 65536 3 >"$work/out" 2>"$work/err"
+  st=$?
+  # expected: rank i*8+j sends 3 messages of 65536 bytes to each grid neighbour
+  awk 'BEGIN { for (i = 0; i < 4; i++) for (j = 0; j < 8; j++) {
+                 r = i * 8 + j
+                 if (i > 0) print "pair", r, r - 8, 3, 196608
+                 if (i < 3) print "pair", r, r + 8, 3, 196608
+                 if (j > 0) print "pair", r, r - 1, 3, 196608
+                 if (j < 7) print "pair", r, r + 1, 3, 196608 } }' | sort >"$work/want"
+  grep '^pair ' "$prof" 2>/dev/null | sort >"$work/got"
+  if [ $st -eq 0 ] && grep -q '^tasks 32$' "$prof" && [ -s "$work/want" ] && cmp -s "$work/want" "$work/got"; then
+    echo "ok   SMPI profiler: the stencil's $(wc -l <"$work/got") neighbour pairs, 3 x 65536 bytes each"
+  else
+    echo "FAIL SMPI profiler (exit $st): pairs differ from the stencil's neighbours"
+    diff "$work/want" "$work/got" | head; grep -v 'xbt_cfg/INFO' "$work/err" | head -10
+    fail=1
+  fi
+fi
 exit $fail
