@@ -80,5 +80,5 @@ src/pmpi/rankmap-pmpi-smpi.o: $(PMPI_SMPI_OBJS)
 pmpismpi_DATA += src/pmpi/rankmap-profile-smpi.o
 src/pmpi/rankmap-profile-smpi.o: $(top_srcdir)/src/pmpi/profile.c $(top_srcdir)/src/pmpi/chain.h config.h
 	@$(MKDIR_P) src/pmpi
-	$(AM_V_CC)$(PMPI_SMPI_CC) -c -o $@ $<
+	$(AM_V_CC)$(PMPI_SMPI_CC) -fPIC -c -o $@ $<
 endif

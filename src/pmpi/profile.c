@@ -99,8 +99,10 @@ typedef struct rank_table {
  * handle may be reused, so every delete of a table bumps the generation and
  * a cache entry from an older generation is not trusted. */
 /* initial-exec TLS: no __tls_get_addr call on every send (the library is
- * preloaded or linked, so glibc places it in the static TLS block) */
-#if defined(__GNUC__)
+ * preloaded or linked, so glibc places it in the static TLS block).  Not
+ * under SMPI: smpirun loads one copy of the program per simulated process
+ * with dlopen, and hundreds of copies do not fit in the static block. */
+#if defined(__GNUC__) && !defined(RANKMAP_PMPI_SMPI)
 #define PROF_TLS __thread __attribute__((tls_model("initial-exec")))
 #else
 #define PROF_TLS __thread
