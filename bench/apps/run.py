@@ -399,6 +399,9 @@ def main():
     # (or the first machine given)
     for w in wls:
         w.profile = os.path.join(maps, re.sub(r"\W+", "-", w.name) + ".prof")
+        if os.path.exists(w.profile) and os.path.getmtime(w.profile) > os.path.getmtime(w.prof):
+            log(f"run.py: {w.name}: profile of an earlier run, {w.profile}")
+            continue
         m = ms[0]
         mf = write_map(os.path.join(maps, f"profile-{m.key}.map"), launch_coords(m, m.launches[0], n))
         log(f"run.py: profiling {w.name} ({n} ranks)")
@@ -442,9 +445,11 @@ def main():
     order = {(id(t[0]), id(t[1]), t[3]): i for i, t in enumerate(tasks)}
     rows.sort(key=lambda r: order[(id(r["w"]), id(r["m"]), r["label"])])
     text = table(rows, n, time.time() - t0)
-    print(text)
+    short = summary(rows, n)
+    print(short + "\n\n" + text)
     if a.record:
-        record(a.record, text)
+        record(a.record, short)
+        record(re.sub(r"\.md$", "", a.record) + "-detail.md", text)
     return 0 if all(not r["msg"] for r in rows) else 1
 
 
@@ -455,6 +460,53 @@ def breakdown(r):
     else:
         parts = [(s, res[s]) for s in ("Setup", "Solve") if s in res]
     return ", ".join(f"{s} {v * 1e3:.2f}" for s, v in parts)
+
+
+def moved(w, base, mine):
+    """The parts of the application's time that changed most (ms)."""
+    keys = ("Comm", "Kspace", "Modify", "Output") if w.app == "lammps" else ("Setup", "Solve")
+    d = sorted(((base.get(k, 0) - mine.get(k, 0), k) for k in keys), reverse=True)
+    return ", ".join(f"{k} {base.get(k, 0) * 1e3:.3f} -> {mine.get(k, 0) * 1e3:.3f}" for dv, k in d[:2]
+                     if abs(dv) >= 0.005 * base.get("app", 1))
+
+
+def summary(rows, n):
+    """One line per application, machine and launch order: the launch
+    order's time, rankmap's and Scotch's, and what moved."""
+    out = [f"**Real applications, {n} simulated ranks: the application's own time (ms; SimGrid SMPI, "
+           "computation not simulated), and how many times faster than the launch order**", "",
+           "| application | machine | launch order | launch (ms) | rankmap map --profile | Scotch | "
+           "what moved (ms, launch -> rankmap) |", "|---|---|---|---:|---:|---:|---|"]
+    by = {}
+    for r in rows:
+        by.setdefault((id(r["w"]), id(r["m"])), []).append(r)
+    for group in by.values():
+        w, m = group[0]["w"], group[0]["m"]
+        sc = next((r for r in group if r["label"].startswith("Scotch")), None)
+        for launch in m.launches:
+            b = next((r for r in group if r["label"] == f"{launch} (launch)"), None)
+            rm = next((r for r in group if r["label"] == f"rankmap map --profile (from {launch})"), None)
+
+            def cell(r):
+                if r is None:
+                    return "not run"
+                if r["msg"]:
+                    return "failed: " + r["msg"]
+                t = r["res"]["app"]
+                return f"{t * 1e3:.3f} ({b['res']['app'] / t:.2f}x)" if b and not b["msg"] else f"{t * 1e3:.3f}"
+            bt = f"{b['res']['app'] * 1e3:.3f}" if b and not b["msg"] else "failed"
+            mv = moved(w, b["res"], rm["res"]) if b and rm and not b["msg"] and not rm["msg"] else ""
+            out.append(f"| {w.name} | {m.name} | {launch} | {bt} | {cell(rm)} | {cell(sc)} | {mv} |")
+    worst = [b["res"]["app"] / r["res"]["app"] for r in rows for b in rows
+             if r["label"].startswith("rankmap") and not r["msg"] and b["w"] is r["w"] and b["m"] is r["m"]
+             and b["label"] == f"{r['launch']} (launch)" and not b["msg"]]
+    if worst:
+        out += ["", f"Lowest rankmap row against its launch order: {min(worst):.3f}x "
+                f"({'none slower' if min(worst) >= 1.0 else 'SLOWER than the launch order'})."]
+    out += ["", "Workloads:"] + sorted({f"- {r['w'].name}: {r['w'].what}" for r in rows})
+    out += ["", "Per-row figures (every section of the application's timers, SMPI's total simulated time, "
+            "rankmap's predicted time): [apps-detail.md](apps-detail.md)."]
+    return "\n".join(out)
 
 
 def table(rows, n, wall):

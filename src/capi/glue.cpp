@@ -22,6 +22,7 @@
 #include "cost/cost.hpp"
 #include "cost/model.hpp"
 #include "graph/graph.hpp"
+#include "map/grid.hpp"
 #include "topology/torus.hpp"
 #include "topology/tree.hpp"
 
@@ -503,7 +504,10 @@ int rankmap_reorder_ranks(rankmap_topology_t topo, rankmap_graph_t graph, const 
             commit(c.ranks, c.res, c.algorithm, c.note);
             return;
         }
-        const GuardVerdict v = guard_verdict(g, t, current, c.place, graph->alltoall, mode, RANKMAP_GUARD_MARGIN);
+        // the exchange one direction at a time, when the traffic is a grid's
+        const auto phases = mode == GuardMode::Model ? grid_exchange_phases(g) : std::nullopt;
+        const ExchangePhases *ph = phases ? &*phases : nullptr;
+        const GuardVerdict v = guard_verdict(g, t, current, c.place, graph->alltoall, mode, RANKMAP_GUARD_MARGIN, ph);
         c.note += v.figures.empty() ? "" : "; " + v.figures;
         // A graph whose edges split into equal-weight cliques (transposes,
         // all-to-alls; clique_groups) with no all-to-all declared is read
@@ -525,7 +529,8 @@ int rankmap_reorder_ranks(rankmap_topology_t topo, rankmap_graph_t graph, const 
                 if (x->place.empty()) continue;
                 const GuardVerdict xa = guard_verdict(g, t, current, x->place, cliques, mode, RANKMAP_GUARD_MARGIN);
                 const GuardVerdict xs = x == &c ? v
-                                                : guard_verdict(g, t, current, x->place, {}, mode, RANKMAP_GUARD_MARGIN);
+                                                : guard_verdict(g, t, current, x->place, {}, mode, RANKMAP_GUARD_MARGIN,
+                                                                ph);
                 const std::string as_a2a = "as " + std::to_string(cliques.size()) + " all-to-alls";
                 if (xa.take && xs.take)
                     return commit(x->ranks, x->res, x->algorithm,
@@ -585,7 +590,7 @@ int rankmap_reorder_ranks(rankmap_topology_t topo, rankmap_graph_t graph, const 
             const GuardVerdict xa = guard_verdict(lines->g, t, current, x->place, lines->alltoall, mode,
                                                   RANKMAP_GUARD_MARGIN);
             const GuardVerdict xs = guard_verdict(g, t, current, x->place, graph->alltoall, mode,
-                                                  RANKMAP_GUARD_MARGIN);
+                                                  RANKMAP_GUARD_MARGIN, ph);
             if (xa.take && !slower(xs))
                 return commit(x->ranks, x->res, x->algorithm,
                               x->note + "; as transposes: " + xa.figures + "; as a stencil: " + xs.figures);

@@ -33,6 +33,7 @@
 #include "cost/model.hpp"
 #include "rankmap_glue.h"
 #include "graph/graph.hpp"
+#include "map/grid.hpp"
 #include "map/mapper.hpp"
 #include "map/transpose.hpp"
 #include "profile/cache.hpp"
@@ -401,7 +402,9 @@ void apply_guard(const Args &a, const Graph &g, const Topology &topo, const Opti
         current = map_with_cache(g, topo, Algorithm::Identity, o, grid, "", nullptr, {}, warn).entry.place;
     }
     if (a.has("alltoall")) groups = read_groups(a.get("alltoall"));
-    const GuardVerdict v = guard_verdict(g, topo, current, m.entry.place, groups, mode, RANKMAP_GUARD_MARGIN);
+    const auto phases = mode == GuardMode::Model ? grid_exchange_phases(g) : std::nullopt;
+    const GuardVerdict v = guard_verdict(g, topo, current, m.entry.place, groups, mode, RANKMAP_GUARD_MARGIN,
+                                         phases ? &*phases : nullptr);
     extras.push_back({"guard", (v.take ? "mapping taken (" : v.why + ": kept " + cur_name + " (") + v.figures + ")",
                       quoted(v.take ? "taken" : "kept")});
     if (v.take) return;

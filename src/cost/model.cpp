@@ -557,9 +557,28 @@ std::string hidden_switches_slower(const Graph &g, const Topology &topo, const s
 
 } // namespace
 
+double phased_latency(const Topology &topo, const std::vector<int> &place, const ExchangePhases &phases) {
+    double sum = 0;
+    for (const auto &partner : phases.partner) {
+        if (partner.size() != place.size())
+            throw Error("model: an exchange phase names " + std::to_string(partner.size()) + " tasks, the placement " +
+                        std::to_string(place.size()));
+        double worst = 0;
+        for (size_t t = 0; t < partner.size(); ++t) {
+            const int u = partner[t];
+            if (u < 0) continue;
+            if (u >= static_cast<int>(place.size()))
+                throw Error("model: an exchange phase names task " + std::to_string(u));
+            worst = std::max(worst, topo.distance(place[t], place[u]));
+        }
+        sum += worst;
+    }
+    return sum;
+}
+
 GuardVerdict guard_verdict(const Graph &g, const Topology &topo, const std::vector<int> &current,
                            const std::vector<int> &proposed, const std::vector<std::vector<int>> &alltoall_groups,
-                           GuardMode mode, double margin) {
+                           GuardMode mode, double margin, const ExchangePhases *phases) {
     GuardVerdict v;
     if (mode == GuardMode::Off) return v;
     check_placement(topo, g.n(), current);
@@ -592,6 +611,12 @@ GuardVerdict guard_verdict(const Graph &g, const Topology &topo, const std::vect
              !(v.T_current > 0 && v.T_proposed <= (1 - margin) * v.T_current))
         v.why = "no clear gain";
     if (v.why.empty()) v.why = hidden_switches_slower(g, topo, current, proposed, alltoall_groups);
+    if (phases && !phases->partner.empty()) {
+        const double before = phased_latency(topo, current, *phases), after = phased_latency(topo, proposed, *phases);
+        std::snprintf(buf, sizeof buf, "; one direction at a time: distance %g before, %g after", before, after);
+        v.figures += buf;
+        if (v.why.empty() && after > before) v.why = "slower for small messages sent one direction at a time";
+    }
     v.take = v.why.empty();
     return v;
 }

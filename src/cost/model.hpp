@@ -68,7 +68,9 @@ std::vector<std::vector<int>> read_groups(const std::string &path);
 // knows).  The proposed placement passes when it is no worse in either
 // regime and lower by at least `margin` (a fraction) in one; on a plain
 // tree also no slower for large messages under the leaf switches the tree
-// does not declare (model.cpp, hidden_switches_slower).
+// does not declare (model.cpp, hidden_switches_slower); for a grid's
+// exchange also no slower for small messages sent one direction at a time
+// (ExchangePhases below).
 enum class GuardMode { Model, F, Off };
 
 // The guard's bandwidth regime: predict_time() with a unit of weight taken
@@ -84,6 +86,21 @@ double bandwidth_time(const Graph &g, const Topology &topo, const std::vector<in
 double exchange_F(const Graph &g, const Topology &topo, const std::vector<int> &place,
                   const std::vector<std::vector<int>> &alltoall_groups);
 
+// An exchange done one direction at a time, as LAMMPS's ghost exchange and
+// many stencil codes do it (to x-, then x+, then y-, ...): in phase k task t
+// sends to partner[k][t] (-1: to nobody).  A phase lasts as long as its
+// slowest message, so for small messages such an exchange costs the sum
+// over its phases of the largest distance the phase crosses.  F orders two
+// placements the other way when one keeps whole phases inside a node (a
+// line of the grid per node) and the other keeps more messages there but
+// no phase (a cube of the grid per node).
+struct ExchangePhases {
+    std::vector<std::vector<int>> partner;
+};
+
+// Sum over the phases of the largest distance between partners.
+double phased_latency(const Topology &topo, const std::vector<int> &place, const ExchangePhases &phases);
+
 struct GuardVerdict {
     bool take = true;       // false: keep the current placement
     std::string why;        // "" when taken; else "slower for small messages", ...
@@ -91,8 +108,11 @@ struct GuardVerdict {
     double F_current = 0, F_proposed = 0, T_current = 0, T_proposed = 0;
 };
 
+// phases: the graph's exchange read one direction at a time too (a grid's,
+// map/grid.hpp: grid_exchange_phases); the model mode then also refuses a
+// placement whose phased_latency() is higher.
 GuardVerdict guard_verdict(const Graph &g, const Topology &topo, const std::vector<int> &current,
                            const std::vector<int> &proposed, const std::vector<std::vector<int>> &alltoall_groups,
-                           GuardMode mode, double margin);
+                           GuardMode mode, double margin, const ExchangePhases *phases = nullptr);
 
 } // namespace rankmap

@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include "cost/model.hpp"
 #include "map/mapper.hpp"
 
 namespace rankmap {
@@ -21,6 +22,12 @@ struct RecognizedGrid {
 // first).  Returns nothing when the graph is not such a grid.  Runs in
 // O(N + E).
 std::optional<RecognizedGrid> recognize_grid(const Graph &sym);
+
+// The exchange of a grid recognised in `g` (any direction of its edges),
+// read one direction at a time for the guard (cost/model.hpp): two phases
+// per dimension longer than 1, towards lower then higher coordinates,
+// across the boundary where the grid wraps.  Nothing when `g` is not a grid.
+std::optional<ExchangePhases> grid_exchange_phases(const Graph &g);
 
 // Best structured embedding of a Cartesian task grid onto the topology:
 // tries the stock permutations, direct/ folded / Gray-code / unfold / block

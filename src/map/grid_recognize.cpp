@@ -326,4 +326,32 @@ std::optional<RecognizedGrid> recognize_grid(const Graph &sym) {
     return std::nullopt;
 }
 
+std::optional<ExchangePhases> grid_exchange_phases(const Graph &g) {
+    const auto rec = recognize_grid(g.symmetrized());
+    if (!rec) return std::nullopt;
+    const auto &dims = rec->grid.dims;
+    const int n = static_cast<int>(rec->task_at.size());
+    ExchangePhases out;
+    int stride = n;
+    for (size_t d = 0; d < dims.size(); ++d) {
+        stride /= dims[d];
+        if (dims[d] < 2) continue;
+        const bool wraps = d < rec->grid.periods.size() && rec->grid.periods[d];
+        for (int dir : {-1, +1}) {
+            std::vector<int> partner(n, -1);
+            for (int p = 0; p < n; ++p) {
+                const int c = (p / stride) % dims[d];
+                int q = c + dir;
+                if (q < 0 || q >= dims[d]) {
+                    if (!wraps) continue;
+                    q = (q + dims[d]) % dims[d];
+                }
+                partner[rec->task_at[p]] = rec->task_at[p + (q - c) * stride];
+            }
+            out.partner.push_back(std::move(partner));
+        }
+    }
+    return out;
+}
+
 } // namespace rankmap
