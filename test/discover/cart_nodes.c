@@ -10,7 +10,10 @@
  * independently of the library).  The program counts the grid edges whose
  * two ends sit on different nodes, in rank order and after reordering, and
  * compares with the minimum over partitions of the grid into boxes of K
- * cells (enumerated here, independently of rankmap).  Checks that every rank
+ * cells (enumerated here, independently of rankmap), or, when rank order
+ * crosses nodes in fewer directions than those boxes, keeps that advantage
+ * (a program that exchanges one direction at a time waits for the network
+ * once per crossing direction).  Checks that every rank
  * agrees: the new ranks are a permutation, the counts are the same on every
  * rank, Cart_shift neighbours are mutual, and the address table's node of
  * every rank (MPIX_Rank2torus) is w / K.  Exit 0 when the reordered count is
@@ -62,6 +65,30 @@ static long crossing(const int *node_of_cell)
                 cross++;
         }
     return cross;
+}
+
+/* directions (dimension and sign) in which some grid edge crosses nodes: a
+ * program that exchanges one direction at a time pays the network's latency
+ * once per such direction */
+static int directions(const int *node_of_cell)
+{
+    int n = 0, c[MAXD];
+    for (int k = 0; k < nd; k++) {
+        int crosses = 0;
+        for (int u = 0; u < ncells && !crosses; u++) {
+            coords_of(u, c);
+            if (c[k] + 1 == dims[k]) {
+                if (!periods[k] || dims[k] <= 2)
+                    continue;
+                c[k] = 0;
+            } else {
+                c[k]++;
+            }
+            crosses = node_of_cell[u] != node_of_cell[cell_of(c)];
+        }
+        n += 2 * crosses;
+    }
+    return n;
 }
 
 /* minimum crossing over partitions into boxes b (b[k] divides dims[k],
@@ -200,7 +227,18 @@ int main(int argc, char **argv)
         for (int k = 0; k < nd; k++)
             printf(k ? "x%d" : "%d", best[k]);
         printf(")\n");
-        if (reordered > minimum) {
+        /* the box minimum's directions: every dimension the box does not fill */
+        int box_dirs = 0;
+        for (int k = 0; k < nd; k++)
+            box_dirs += best[k] < dims[k] ? 2 : 0;
+        int dirs_id = directions(seen), dirs_re = directions(node_of_cell);
+        printf("directions crossing nodes: rank order %d, reordered %d, box minimum %d\n", dirs_id, dirs_re,
+               box_dirs);
+        /* the guard may keep an order that crosses nodes in fewer directions
+         * than the boxes (rankmap's guard_verdict, one direction at a time);
+         * otherwise the boxes' minimum must be reached */
+        int kept_for_phases = dirs_id < box_dirs && dirs_re <= dirs_id && reordered <= identity;
+        if (reordered > minimum && !kept_for_phases) {
             printf("FAIL: reordered ranks cross nodes on %ld edges, the minimum is %ld\n", reordered,
                    minimum);
             fails++;
