@@ -1,4 +1,4 @@
-// model.hpp -- predicted communication time of a placement (issue 24, item 1):
+// model.hpp -- predicted communication time of a placement:
 // one number in seconds that the rest of the engine can compare placements
 // by, built from the quantities src/cost already knows (hop-bytes, the
 // busiest link under the machine's own routes) and, for groups of tasks that

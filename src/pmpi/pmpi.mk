@@ -1,5 +1,5 @@
 # src/pmpi/pmpi.mk -- included from the top Makefile.am.
-# The PMPI reorder plugin and the traffic profiler (issue 5), one shared
+# The PMPI reorder plugin and the traffic profiler, one shared
 # library per MPI found by configure (m4/rankmap_pmpi.m4), installed into
 # $(libdir) by `make install`:
 #   librankmap-pmpi.so, librankmap-profile.so            Debian MPICH (libmpich.so.12)
