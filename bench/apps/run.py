@@ -56,6 +56,7 @@ SRC = os.path.dirname(os.path.dirname(HERE))
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(SRC, "bench", "simgrid"))
 import sg_platform as plat  # noqa: E402
+import sg_record  # noqa: E402
 
 # The SMPI configuration of bench/simgrid/run.py (SMPI_CFG): no bandwidth or
 # latency factors, no reverse flows, computation not simulated; SMPI prints
@@ -162,15 +163,24 @@ def shims(work):
     return obj
 
 
+def binaries(work, pkg, name):
+    """The source of pkg, its two executables (NAME and NAME+profile under
+    work/bin) and, when they are still to be built, the build log's path
+    (else None)."""
+    src = source(work, pkg)
+    exe, prof = os.path.join(work, "bin", name), os.path.join(work, "bin", name + "+profile")
+    if os.path.exists(exe) and os.path.exists(prof):
+        return src, exe, prof, None
+    logf = os.path.join(work, pkg + "-build.log")
+    log(f"run.py: building {pkg} for SMPI ({logf})")
+    return src, exe, prof, logf
+
+
 def build_lammps(work, profiler):
     """lmp (as it is) and lmp+profile, built with smpicxx."""
-    src = source(work, "lammps")
-    bindir = os.path.join(work, "bin")
-    exe, prof = os.path.join(bindir, "lmp"), os.path.join(bindir, "lmp+profile")
-    if os.path.exists(exe) and os.path.exists(prof):
+    src, exe, prof, logf = binaries(work, "lammps", "lmp")
+    if not logf:
         return src, exe, prof
-    logf = os.path.join(work, "lammps-build.log")
-    log(f"run.py: building LAMMPS for SMPI ({logf})")
     s = os.path.join(src, "src")
     sh(["make", "yes-molecule", "yes-kspace", "yes-rigid"], cwd=s, out=logf)
     sh(["make", f"-j{os.cpu_count() or 1}", "mpi", "CC=smpicxx", "LINK=smpicxx",
@@ -184,13 +194,9 @@ def build_lammps(work, profiler):
 
 def build_hypre(work, profiler):
     """hypre's struct test driver (as it is, and with the profiler)."""
-    src = source(work, "hypre")
-    bindir = os.path.join(work, "bin")
-    exe, prof = os.path.join(bindir, "hypre-struct"), os.path.join(bindir, "hypre-struct+profile")
-    if os.path.exists(exe) and os.path.exists(prof):
+    src, exe, prof, logf = binaries(work, "hypre", "hypre-struct")
+    if not logf:
         return src, exe, prof
-    logf = os.path.join(work, "hypre-build.log")
-    log(f"run.py: building hypre for SMPI ({logf})")
     s = os.path.join(src, "src")
     if not os.path.exists(os.path.join(s, "config", "Makefile.config")):
         # SMPI_PRETEND_CC: smpicc acts as a plain compiler, so configure can
@@ -388,9 +394,16 @@ def main():
     os.makedirs(work, exist_ok=True)
     n = 512
     t0 = time.time()
+    for key, given, known in (("--apps", a.apps, ("lammps", "hypre")),
+                              ("--machines", a.machines, ("torus", "fattree8", "fattree32"))):
+        bad = [x for x in given.split(",") if x not in known]
+        if bad:
+            sys.exit(f"run.py: {key} {','.join(bad)}: expected a comma-separated list of {', '.join(known)}")
     wls = workloads(work, a.apps.split(","), profiler, n)
     if a.inputs:
         wls = [w for w in wls if any(k in w.name for k in a.inputs.split(","))]
+        if not wls:
+            sys.exit(f"run.py: --inputs {a.inputs}: no workload of {a.apps} matches (lj, rhodo, struct)")
     ms = machines(a.machines.split(","))
     maps = os.path.join(work, "maps")
     os.makedirs(maps, exist_ok=True)
@@ -538,19 +551,8 @@ def table(rows, n, wall):
 
 
 def record(path, text):
-    commit = subprocess.run(["git", "-C", SRC, "describe", "--always", "--dirty"], capture_output=True,
-                            text=True).stdout.strip() or "unknown"
-    try:
-        osname = next(line.split("=", 1)[1].strip().strip('"') for line in open("/etc/os-release")
-                      if line.startswith("PRETTY_NAME="))
-    except (OSError, StopIteration):
-        osname = "unknown OS"
-    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2 ** 30
-    cmd = " ".join(["bench/apps/run.py"] + sys.argv[1:])
     with open(path, "w") as f:
-        f.write(f"> date: {time.strftime('%Y-%m-%d', time.gmtime())} · commit: {commit} ·\n"
-                f"> machine: {os.cpu_count()} cores, {mem:.0f} GiB, {osname} (the communication times are "
-                f"simulated and deterministic) ·\n> command: `{cmd}`\n\n" + text + "\n")
+        f.write(sg_record.header("bench/apps/run.py") + text + "\n")
     log(f"run.py: recorded in {path}")
 
 

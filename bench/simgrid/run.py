@@ -78,6 +78,7 @@ SRC = os.path.dirname(os.path.dirname(HERE))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, HERE)
 import sg_platform as plat  # noqa: E402
+import sg_record  # noqa: E402
 
 SMPI_CFG = ["--cfg=smpi/bw-factor:0:1", "--cfg=smpi/lat-factor:0:1", "--cfg=network/crosstraffic:0",
             "--cfg=smpi/simulate-computation:no", "--cfg=smpi/alltoall:pair",
@@ -1380,20 +1381,8 @@ def main():
         print(f"\nsmoke: rank order {fmt_ms(base)} ms, rankmap {fmt_ms(mine)} ms: {'OK' if ok else 'FAILED'}")
         return 0 if ok else 1
     if a.record:
-        commit = subprocess.run(["git", "-C", SRC, "describe", "--always", "--dirty"], capture_output=True,
-                                text=True).stdout.strip() or "unknown"
-        try:
-            osname = next(line.split("=", 1)[1].strip().strip('"') for line in open("/etc/os-release")
-                          if line.startswith("PRETTY_NAME="))
-        except (OSError, StopIteration):
-            osname = "unknown OS"
-        mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2 ** 30
-        cmd = " ".join(["bench/simgrid/run.py"] + [x for x in sys.argv[1:]])
         with open(a.record, "w") as f:
-            f.write(f"> date: {time.strftime('%Y-%m-%d', time.gmtime())} · commit: {commit} ·\n"
-                    f"> machine: {os.cpu_count()} cores, {mem:.0f} GiB, {osname} (the communication times are "
-                    f"simulated and deterministic) ·\n"
-                    f"> command: `{cmd}`\n\n" + text + "\n\nTargets:\n" + "\n".join(tg) + "\n")
+            f.write(sg_record.header("bench/simgrid/run.py") + text + "\n\nTargets:\n" + "\n".join(tg) + "\n")
         log(f"run.py: recorded in {a.record}")
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, f"{name}.md"), "w") as f:
