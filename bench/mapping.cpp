@@ -17,7 +17,11 @@
 //                 [--algorithms auto,scotch-default] [--time-limit S]
 //                 [--seed N] [--skip SIZE=alg,alg] [--no-skip]
 //                 [--markdown] [--json FILE|-] [--memory] [--sage-cells N]
-//                 [--verbose]
+//                 [--verbose] [--placements DIR]
+//
+// --placements DIR writes every placement computed to
+// DIR/<size>-<workload>-<mapper>.map (random: one file per sample,
+// <mapper> = random-<k>), one line per task holding its node.
 
 #include <chrono>
 #include <cmath>
@@ -38,6 +42,7 @@
 #include "map/mapper.hpp"
 #include "topology/topology.hpp"
 #include "workload/workload.hpp"
+#include "placements.hpp"
 #include "self_child.hpp"
 
 using namespace rankmap;
@@ -81,6 +86,7 @@ struct Args {
     bool memory_child = false;
     bool verbose = false;
     int sage_cells = 13824;  // workload_sage's default
+    std::string placements;  // --placements DIR ("": none written)
 };
 
 struct Row {
@@ -100,7 +106,7 @@ std::vector<std::string> split_list(const std::string &s) { return rankmap::spli
                  "usage: bench/mapping [--quick] [--sizes 8x8x8,16x16x8,32x32x32] "
                  "[--workloads cubic1,cubic2,sage,umt] [--algorithms identity,...,scotch-speed] "
                  "[--time-limit S] [--seed N] [--skip SIZE=alg,alg] [--no-skip] [--markdown] "
-                 "[--json FILE|-] [--memory] [--memory-workload sage|umt] [--sage-cells N] [--verbose]\n",
+                 "[--json FILE|-] [--memory] [--memory-workload sage|umt] [--sage-cells N] [--verbose] [--placements DIR]\n",
                  msg.c_str());
     std::exit(2);
 }
@@ -133,6 +139,7 @@ Args parse_args(int argc, char **argv) {
         else if (opt == "--memory-child") a.memory_child = true;
         else if (opt == "--verbose") a.verbose = true;
         else if (opt == "--sage-cells") a.sage_cells = std::atoi(value().c_str());
+        else if (opt == "--placements") a.placements = value();
         else if (opt == "--help" || opt == "-h") usage("help");
         else usage("unknown option '" + opt + "'");
     }
@@ -186,6 +193,9 @@ Row run_one(const Mapper &m, const std::string &size, const std::string &workloa
                 std::vector<int> place = run_mapper(m.algorithm, p);
                 t += now() - t0;
                 sumF += free_energy(g, topo, place);
+                if (!args.placements.empty())
+                    rankmap_bench::write_placement(args.placements,
+                                                   size + "-" + workload + "-random-" + std::to_string(k), place);
             }
             r.F = sumF / kRandomSamples;
             r.seconds = t / kRandomSamples;
@@ -195,6 +205,8 @@ Row run_one(const Mapper &m, const std::string &size, const std::string &workloa
             std::vector<int> place = run_mapper(m.algorithm, p);
             r.seconds = now() - t0;
             r.F = free_energy(g, topo, place);
+            if (!args.placements.empty())
+                rankmap_bench::write_placement(args.placements, size + "-" + workload + "-" + m.label, place);
         }
         r.ratio = d.f_min > 0 ? r.F / d.f_min : 1.0;
     } catch (const std::exception &e) {

@@ -27,7 +27,11 @@
 //
 //   bench/scale [--sizes 8x8x8,16x16x16,64x32x32] [--workloads sage,umt,stencil]
 //               [--algorithms fast,fast-x32,quality,scotch-default,scotch-quality,scotch-speed]
-//               [--seed N] [--markdown] [--keep DIR]
+//               [--seed N] [--markdown] [--keep DIR] [--placements DIR]
+//
+// --placements DIR writes every placement computed to
+// DIR/<size>-<workload>-<mapper>.map (fast-xK: one file per member,
+// <mapper> = fast-xK-<i>), one line per task holding its node.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -51,6 +55,7 @@
 #include "map/mapper.hpp"
 #include "topology/topology.hpp"
 #include "workload/workload.hpp"
+#include "placements.hpp"
 #include "self_child.hpp"
 
 using namespace rankmap;
@@ -79,9 +84,11 @@ struct Args {
     uint64_t seed = 1;
     bool markdown = false;
     std::string keep;  // directory for the graph files ("": a temporary one)
+    std::string placements;  // --placements DIR ("": none written)
     // --child: map one graph file and print "ok F/F_min seconds"
     bool child = false;
     std::string child_graph, child_topo, child_alg;
+    std::string child_placement;  // --child-placement NAME: the child writes DIR/NAME.map
 };
 
 struct Row {
@@ -98,7 +105,7 @@ struct Row {
                  "bench/scale: %s\n"
                  "usage: bench/scale [--sizes 8x8x8,16x16x16,64x32x32] [--workloads sage,umt,stencil] "
                  "[--algorithms fast,fast-xK,quality,scotch-default,scotch-quality,scotch-speed] [--seed N] "
-                 "[--markdown] [--keep DIR]\n",
+                 "[--markdown] [--keep DIR] [--placements DIR]\n",
                  msg.c_str());
     std::exit(2);
 }
@@ -131,6 +138,8 @@ Args parse_args(int argc, char **argv) {
         else if (opt == "--seed") a.seed = std::strtoull(value().c_str(), nullptr, 10);
         else if (opt == "--markdown") a.markdown = true;
         else if (opt == "--keep") a.keep = value();
+        else if (opt == "--placements") a.placements = value();
+        else if (opt == "--child-placement") a.child_placement = value();
         else if (opt == "--child") {
             a.child = true;
             a.child_graph = value();
@@ -193,6 +202,10 @@ int child(const Args &a) {
             Fs.push_back(free_energy(g, *topo, place));
             Ts.push_back(m->algorithm == Algorithm::Scotch ? 0 : bandwidth_time(g, *topo, place, {}));
             F_lowest = std::min(F_lowest, Fs.back());
+            if (!a.placements.empty())
+                rankmap_bench::write_placement(a.placements,
+                                               a.child_placement + (m->members > 1 ? "-" + std::to_string(i) : ""),
+                                               place);
         }
         // the call's election (include/rankmap_glue.h, step 3)
         size_t won = 0;
@@ -218,8 +231,10 @@ Row run_child(const Args &a, char **argv, const std::string &graph, const std::s
     r.size = size;
     r.workload = workload;
     r.mapper = m.label;
-    const rankmap_bench::ChildRun c = rankmap_bench::run_self(
-        argv[0], {"--seed", std::to_string(a.seed), "--child", graph, "torus:" + size, m.label});
+    std::vector<std::string> cargs = {"--seed", std::to_string(a.seed), "--child", graph, "torus:" + size, m.label};
+    if (!a.placements.empty())
+        cargs.insert(cargs.end(), {"--placements", a.placements, "--child-placement", size + "-" + workload + "-" + m.label});
+    const rankmap_bench::ChildRun c = rankmap_bench::run_self(argv[0], cargs);
     const std::string &out = c.out;
     const int status = c.status;
     double kib = -1;
