@@ -3,7 +3,7 @@
 //
 //   sg_maps cart TOPOLOGY NXxNY FAMILY PREFIX
 //       Every distinct map of the row-major NX x NY task grid in one of the
-//       engine's structured families (src/map/cart_*.cpp): FAMILY = gray
+//       engine's structured families (src/map/cartesian): FAMILY = gray
 //       (seed 001 Gray-code embeddings) or unfold (seed 001 stock orders and
 //       their unfold walks; only the "unfold ..." ones are written).  Writes
 //       PREFIX-<k>.map and prints "k <F> <name>" per map, F = the hop-count
@@ -39,7 +39,7 @@
 #include "cost/cost.hpp"
 #include "graph/graph.hpp"
 #include "map/tuning.hpp"
-#include "map/cart_embed.hpp" // private: the structured families, not in the C API
+#include "map/cartesian/embed.hpp" // private: the structured families, not in the C API
 #include "partition/partition.hpp"
 #include "topology/mapfile.hpp"
 #include "topology/topology.hpp"

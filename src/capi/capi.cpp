@@ -12,7 +12,7 @@
 #include "cost/cost.hpp"
 #include "graph/graph.hpp"
 #include "capi/capi.hpp"
-#include "map/transpose.hpp"
+#include "map/cartesian/transpose.hpp"
 #include "map/mapper.hpp"
 #include "profile/cache.hpp"
 #include "profile/profile.hpp"

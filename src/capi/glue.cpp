@@ -22,7 +22,7 @@
 #include "cost/cost.hpp"
 #include "cost/model.hpp"
 #include "graph/graph.hpp"
-#include "map/grid.hpp"
+#include "map/cartesian/grid.hpp"
 #include "topology/torus.hpp"
 #include "topology/tree.hpp"
 

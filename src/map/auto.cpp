@@ -12,14 +12,14 @@
 //      mappings).  If it reaches F_min it is optimal and returned at once;
 //      otherwise Kernighan-Lin polishes it and it stays a candidate -- or ends
 //      auto when within the context's accepted ratio of F_min (above 1024
-//      tasks).  On a tree topology the node-aware block map (hier_grid.cpp) is
+//      tasks).  On a tree topology the node-aware block map (hier/grid_blocks.cpp) is
 //      a candidate too.
 //   2. Trees: the hierarchy mapper's general path (hier.cpp: top-down
 //      multisection along the tiers and Scotch's tleaf map as starts,
 //      Kernighan-Lin, cold annealing, the node tier's k-way refinement,
 //      Kernighan-Lin), and auto ends there.
 //   3. Every other topology: starts are the greedy map of Bhanot et al. (BG/L
-//      task layout), the recursive co-bisection map (anneal_bisect.cpp), the
+//      task layout), the recursive co-bisection map (initial/cobisection.cpp), the
 //      graph-drawing map (geometric.cpp) and, when built with Scotch, Scotch's
 //      map (co-bisection and Scotch up to a size set by the context: they cost
 //      seconds at 65,536 tasks).
@@ -73,11 +73,11 @@
 #include <numeric>
 
 #include "common/rng.hpp"
-#include "map/anneal_state.hpp"
-#include "map/band.hpp"
-#include "map/grid.hpp"
-#include "map/hier.hpp"
-#include "map/multilevel.hpp"
+#include "map/state/placement_state.hpp"
+#include "map/band/band.hpp"
+#include "map/cartesian/grid.hpp"
+#include "map/hier/hier.hpp"
+#include "map/initial/multilevel.hpp"
 #include "map/tuning.hpp"
 #include "topology/torus.hpp"
 
@@ -238,7 +238,7 @@ bool AutoRun::structured_candidate() {
     return false;
 }
 
-// Trees: the node-aware block map (least inter-node surface, hier_grid.cpp).
+// Trees: the node-aware block map (least inter-node surface, hier/grid_blocks.cpp).
 void AutoRun::tree_block_candidate(const CartGrid &grid, const std::vector<int> *task_at) {
     std::string why;
     std::vector<int> blocks = tree_grid_blocks(p_, grid, task_at, &why);

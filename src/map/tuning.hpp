@@ -60,7 +60,7 @@ struct BandContext {
     double large_tile_end_temperature = 0.15;   // their end, same unit
 };
 
-// k-way refinement of a partition with exact part sizes (hier_kway.cpp).
+// k-way refinement of a partition with exact part sizes (hier/kway.cpp).
 struct KwayContext {
     int chain_passes = 8;           // ejection-chain passes per level at most (a pass without gain stops earlier)
     int chain_moves = 10;           // moves in one ejection chain at most

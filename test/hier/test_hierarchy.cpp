@@ -14,7 +14,7 @@
 #include "common/error.hpp"
 #include "common/rng.hpp"
 #include "cost/cost.hpp"
-#include "map/hier.hpp"
+#include "map/hier/hier.hpp"
 #include "map/mapper.hpp"
 #include "workload/workload.hpp"
 
@@ -313,7 +313,7 @@ TEST(TreeDescriptions, BadTiersGiveClearErrorsNamingTheString) {
 
 } // namespace
 
-// ---- k-way node-tier refinement (hier_kway.cpp) ----
+// ---- k-way node-tier refinement (src/map/hier/kway.cpp) ----
 
 namespace {
 

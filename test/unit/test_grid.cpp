@@ -1,5 +1,5 @@
-// test_grid.cpp -- grid recognition in scrambled graphs (grid_recognize.cpp),
-// the structured Cartesian embeddings (cartesian.cpp, cart_*.cpp) and the
+// test_grid.cpp -- grid recognition in scrambled graphs (src/map/cartesian/recognize.cpp),
+// the structured Cartesian embeddings (src/map/cartesian) and the
 // translation-periodic band embedding (band.cpp).
 #include <gtest/gtest.h>
 
@@ -9,10 +9,10 @@
 
 #include "common/error.hpp"
 #include "common/rng.hpp"
-#include "map/band.hpp"
-#include "map/cart_embed.hpp"
+#include "map/band/band.hpp"
+#include "map/cartesian/embed.hpp"
 #include "map/tuning.hpp"
-#include "map/grid.hpp"
+#include "map/cartesian/grid.hpp"
 #include "topology/torus.hpp"
 #include "workload/workload.hpp"
 

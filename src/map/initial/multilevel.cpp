@@ -34,7 +34,7 @@
 //
 // Cost: METIS's O(E log(N/B)), O(E) for the coarse graph, auto's at N / B
 // tasks; memory O(N + E).
-#include "map/multilevel.hpp"
+#include "map/initial/multilevel.hpp"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 // transpose.cpp -- mirrored-block placements for all-to-all grids and the
 // choice among them by the cost model (transpose.hpp).
-#include "map/transpose.hpp"
+#include "map/cartesian/transpose.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-// order.cpp -- Algorithm::Order: a BG/L stock mapping order (Smith and Bode
+// order_mapper.cpp -- Algorithm::Order: a BG/L stock mapping order (Smith and Bode
 // (BG/L node mappings) section 3: "XYZT", "ZYXT", "TXYZ" ...; the first letter
 // varies fastest, T is the slot on a node, as in the BG/L control system's
 // mapping files).

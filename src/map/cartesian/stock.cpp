@@ -1,4 +1,4 @@
-// cart_stock.cpp -- the BG/L stock permutations of a grid's row-major rank
+// stock.cpp -- the BG/L stock permutations of a grid's row-major rank
 // order (Smith and Bode (BG/L node mappings) section 3: XYZ, XZY, ..., ZYX,
 // with the slot T first or last in virtual-node mode) and their "unfold"
 // variants (section 3.2: the walk reverses direction along the faster axes, so
@@ -10,7 +10,7 @@
 // Cost: (canonical permutations) x 4 candidates of O(N + P) each.
 #include <string>
 
-#include "map/cart_embed.hpp"
+#include "map/cartesian/embed.hpp"
 
 namespace rankmap {
 namespace cart {

@@ -25,7 +25,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "map/anneal_state.hpp"
+#include "map/state/placement_state.hpp"
 #include "partition/partition.hpp"
 
 namespace rankmap {

@@ -1,4 +1,4 @@
-// hier_grid.cpp -- node-aware structured map of a Cartesian task grid on a
+// grid_blocks.cpp -- node-aware structured map of a Cartesian task grid on a
 // tree (tree_grid_blocks, hier.hpp): the block maps of Smith and Bode (BG/L
 // node mappings), done the way a node/socket decomposition of a grid is done
 // by hand (Gropp's MPI_Dims_create-on-nodes idea): first cut the grid into one
@@ -30,7 +30,7 @@
 #include <numeric>
 
 #include "common/error.hpp"
-#include "map/hier.hpp"
+#include "map/hier/hier.hpp"
 #include "topology/tree.hpp"  // cross-module private include: tier costs (see hier.cpp)
 
 namespace rankmap {

@@ -20,7 +20,7 @@
 #include <algorithm>
 #include <queue>
 
-#include "map/anneal_state.hpp"
+#include "map/state/placement_state.hpp"
 
 namespace rankmap {
 

@@ -1,4 +1,4 @@
-// anneal_state.hpp -- private to the optimising mappers (greedy, anneal,
+// placement_state.hpp -- private to the optimising mappers (greedy, anneal,
 // divide-and-conquer, Kernighan-Lin, auto).
 //
 // PlacementState holds a (possibly partial) placement of tasks on nodes
@@ -522,7 +522,7 @@ void kl_passes(PlacementState &st, const NearNodes &near, const Deadline &dl, in
 std::vector<int> divide_anneal_with_leaves(const Problem &p, std::vector<size_t> *leaves,
                                            double sweeps = 1000);
 
-// Recursive co-bisection of tasks and machine (anneal_bisect.cpp): a
+// Recursive co-bisection of tasks and machine (initial/cobisection.cpp): a
 // valid placement used as an annealing start.
 std::vector<int> bisection_map(const Problem &p, uint64_t seed);
 

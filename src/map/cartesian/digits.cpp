@@ -1,5 +1,5 @@
-// cart_digits.cpp -- the digit machinery behind every structured Cartesian
-// map (see cart_embed.hpp): target axes and their symmetry classes, the
+// digits.cpp -- the digit machinery behind every structured Cartesian
+// map (see embed.hpp): target axes and their symmetry classes, the
 // reflected mixed-radix Gray code (the boustrophedon "unfold" of Smith and
 // Bode (BG/L node mappings) section 3.2, and for radix 2 the binary reflected
 // Gray code of section 3.1), and the application of a digit spec to every grid
@@ -9,7 +9,7 @@
 #include <map>
 #include <tuple>
 
-#include "map/cart_embed.hpp"
+#include "map/cartesian/embed.hpp"
 
 namespace rankmap {
 namespace cart {

@@ -4,7 +4,7 @@
 // heuristic for SMP clusters and multiclusters) and a cold annealing chain
 // (Bhanot et al., BG/L task layout) on the tree distance.  With a Cartesian
 // task grid (given, or recognised in the graph) the node-aware block map of
-// hier_grid.cpp is a candidate too; the lowest free energy wins.  Tuned
+// grid_blocks.cpp is a candidate too; the lowest free energy wins.  Tuned
 // numbers: HierContext (tuning.hpp).
 //
 //   multisection   tasks of an entity of tier k are split into its
@@ -26,7 +26,7 @@
 //                  kl_passes again.  Neither can raise F: annealing returns
 //                  the best placement it saw.
 //   node tier      last, the node partition is refined on its own
-//                  (refine_node_tier, hier_kway.cpp): k-way ejection
+//                  (refine_node_tier, kway.cpp): k-way ejection
 //                  chains over all nodes in multilevel V-cycles, and every
 //                  union of a few neighbouring nodes re-partitioned by
 //                  METIS when that lowers its internal cut; exact node
@@ -39,15 +39,15 @@
 // Work: the annealing sweeps are fixed per task count (deterministic for a
 // seed); the deadline (Options::time_limit) only cuts it short.
 // Cost: O(2.5 x tries x E log P) for the METIS splits, O(sweeps x N x degree x
-// tiers) for the refinement, hier_kway.cpp's for the node tier; memory
+// tiers) for the refinement, kway.cpp's for the node tier; memory
 // O(N + E + P K).
 #include <algorithm>
 #include <numeric>
 
 #include "common/error.hpp"
-#include "map/anneal_state.hpp"
-#include "map/grid.hpp"
-#include "map/hier.hpp"
+#include "map/state/placement_state.hpp"
+#include "map/cartesian/grid.hpp"
+#include "map/hier/hier.hpp"
 #include "partition/partition.hpp"
 // Cross-module private include: the tree's tier costs and tier() that the
 // generic Topology interface does not expose.

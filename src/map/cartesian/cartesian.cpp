@@ -26,8 +26,8 @@
 #include <unordered_set>
 
 #include "common/error.hpp"
-#include "map/cart_embed.hpp"
-#include "map/grid.hpp"
+#include "map/cartesian/embed.hpp"
+#include "map/cartesian/grid.hpp"
 #include "map/tuning.hpp"
 
 namespace rankmap {

@@ -1,4 +1,4 @@
-// grid_recognize.cpp -- recognise a Cartesian grid or torus (1..6
+// recognize.cpp -- recognise a Cartesian grid or torus (1..6
 // dimensions, labels scrambled) in a communication graph, so that the
 // structured embeddings of Smith and Bode (BG/L node mappings) and Jagode et
 // al. (FFT task placement) apply to graphs that come without an
@@ -29,7 +29,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "map/grid.hpp"
+#include "map/cartesian/grid.hpp"
 
 namespace rankmap {
 

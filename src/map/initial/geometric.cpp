@@ -5,7 +5,7 @@
 // are geometric: parts that touch are near each other in space.  A placement that keeps one global orientation -- the domain laid
 // onto the machine box the way a recursive coordinate bisection would lay
 // the parts' centroids -- has far fewer long edges than the recursive graph
-// co-bisection (anneal_bisect.cpp), whose cuts at each level are oriented
+// co-bisection (cobisection.cpp), whose cuts at each level are oriented
 // independently, and annealing from greedy or co-bisection starts does not
 // find that global layout.  The graph carries no coordinates, so this file
 // draws it first:
@@ -46,7 +46,7 @@
 #include <limits>
 #include <numeric>
 
-#include "map/anneal_state.hpp"
+#include "map/state/placement_state.hpp"
 
 namespace rankmap {
 

@@ -1,9 +1,9 @@
-# src/map/hier.mk -- included from the top Makefile.am.
+# src/map/hier/hier.mk -- included from the top Makefile.am.
 # Hierarchy mappers: top-down multisection along the tiers of a
 # tree topology and the node-aware Cartesian block map; bench/hierarchy
 # (run on demand); GoogleTest unit tests in test/hier (driven by CTest via
 # test/hier/CTestTestfile.cmake).
-librankmap_la_SOURCES += src/map/hier.hpp src/map/hier.cpp src/map/hier_grid.cpp src/map/hier_kway.cpp
+librankmap_la_SOURCES += src/map/hier/hier.hpp src/map/hier/hier.cpp src/map/hier/grid_blocks.cpp src/map/hier/kway.cpp
 
 noinst_PROGRAMS += bench/hierarchy
 bench_hierarchy_SOURCES = bench/hierarchy.cpp

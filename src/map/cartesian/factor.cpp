@@ -1,4 +1,4 @@
-// cart_factor.cpp -- factorised embeddings of a Cartesian task grid onto a
+// factor.cpp -- factorised embeddings of a Cartesian task grid onto a
 // torus/mesh (Smith and Bode (BG/L node mappings) sections 3.1-3.2, Jagode
 // et al. (FFT task placement) section 7.1).
 //
@@ -28,7 +28,7 @@
 #include <algorithm>
 #include <string>
 
-#include "map/cart_embed.hpp"
+#include "map/cartesian/embed.hpp"
 
 namespace rankmap {
 namespace cart {

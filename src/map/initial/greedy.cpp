@@ -22,7 +22,7 @@
 #include <numeric>
 #include <queue>
 
-#include "map/anneal_state.hpp"
+#include "map/state/placement_state.hpp"
 
 namespace rankmap {
 

@@ -28,7 +28,7 @@
 #include <numeric>
 
 #include "config.h"  // RANKMAP_DEBUG_CHECKS (configure --enable-debug-checks)
-#include "map/anneal_state.hpp"
+#include "map/state/placement_state.hpp"
 
 namespace rankmap {
 

@@ -1,4 +1,4 @@
-// hier.hpp -- private to src/map (hier.cpp, hier_grid.cpp, auto.cpp): the
+// hier.hpp -- private to src/map (hier.cpp, grid_blocks.cpp, auto.cpp): the
 // hierarchy mappers' building blocks on a tree topology (topology/tree.hpp:
 // distance = cost of the tier of the lowest common ancestor).
 //
@@ -42,7 +42,7 @@ std::vector<int> tree_multisection(const Problem &p, uint64_t seed, int tries, c
 // V-cycles (coarsening by heavy-edge matching inside the parts) with
 // ejection-chain passes over all parts at once, and from the second cycle
 // unions of `group` parts re-partitioned by METIS (group < 2: none;
-// hier_kway.cpp).  At most `cycles` V-cycles, deterministic for a seed
+// kway.cpp).  At most `cycles` V-cycles, deterministic for a seed
 // unless dl expires.  Returns the cut decrease (>= 0).
 double kway_refine_exact(const Graph &sym, int nparts, std::vector<int> &part, uint64_t seed, int cycles, int group,
                          const Deadline &dl, const KwayContext &kc = kway_preset());

@@ -1,5 +1,5 @@
-// cart_embed.hpp -- private to the Cartesian embedding files (cartesian.cpp,
-// cart_factor.cpp, cart_gray.cpp, cart_stock.cpp): the "digit" description
+// embed.hpp -- private to the Cartesian embedding files (cartesian.cpp,
+// factor.cpp, gray.cpp, stock.cpp): the "digit" description
 // shared by every structured map of a task grid onto a torus/mesh.
 //
 // A structured map is described by mixed-radix digits.  Each grid dimension
@@ -71,15 +71,15 @@ void gray_digits(int64_t x, const std::vector<Digit> &radices, int *out);
 using Visit = std::function<bool(const std::vector<int> &node_of_point, const std::string &name)>;
 
 // Families (each in its own file).
-// cart_factor.cpp: direct / block / fold / unfold / small-cube maps with
+// factor.cpp: direct / block / fold / unfold / small-cube maps with
 // exactly `ndig` digits on the grid dimension that has the most.
 // At most max_steps recursion steps (CartContext::factor_steps).
 bool factor_family(const Target &t, const std::vector<int> &gdims, int ndig, long max_steps, const Visit &visit);
-// cart_factor.cpp: Jagode et al.'s small-cube maps of 2-D grids.
+// factor.cpp: Jagode et al.'s small-cube maps of 2-D grids.
 bool small_cube_family(const Target &t, const std::vector<int> &gdims, const Visit &visit);
-// cart_gray.cpp: Smith and Bode's Gray-code embeddings (power-of-two shapes).
+// gray.cpp: Smith and Bode's Gray-code embeddings (power-of-two shapes).
 bool gray_family(const Target &t, const std::vector<int> &gdims, const Visit &visit);
-// cart_stock.cpp: Smith and Bode's stock permutations and unfold (snake)
+// stock.cpp: Smith and Bode's stock permutations and unfold (snake)
 // orders of the grid's row-major rank order, T first or last.  Always
 // applicable.
 // At most max_perms axis orders (CartContext::stock_permutations).

@@ -1,4 +1,4 @@
-// cart_gray.cpp -- Gray-code embeddings of a power-of-two task grid in a
+// gray.cpp -- Gray-code embeddings of a power-of-two task grid in a
 // power-of-two torus (Smith and Bode (BG/L node mappings) section 3.1, after
 // the hypercube embeddings it cites).  Each grid coordinate is written in
 // binary reflected Gray code; the bits of all grid dimensions are concatenated
@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <string>
 
-#include "map/cart_embed.hpp"
+#include "map/cartesian/embed.hpp"
 
 namespace rankmap {
 namespace cart {

@@ -1,4 +1,4 @@
-// hier_kway.cpp -- k-way refinement of a partition with exact part sizes
+// kway.cpp -- k-way refinement of a partition with exact part sizes
 // (the node tier of the hierarchy mapper, hier.hpp: kway_refine_exact,
 // refine_node_tier).  Every node of a tree must keep exactly its task
 // count, so single moves are never allowed on their own; the refinement
@@ -47,7 +47,7 @@
 
 #include "common/error.hpp"
 #include "common/rng.hpp"
-#include "map/hier.hpp"
+#include "map/hier/hier.hpp"
 #include "partition/partition.hpp"
 // Cross-module private include: the tree's tiers (as in hier.cpp).
 #include "topology/tree.hpp"

@@ -1,4 +1,4 @@
-// anneal_bisect.cpp -- recursive co-bisection start placement for the
+// cobisection.cpp -- recursive co-bisection start placement for the
 // annealing mappers (private to src/map; used by `auto` and dc-anneal).
 //
 // The task graph and the machine are bisected together, level by level
@@ -18,7 +18,7 @@
 #include <deque>
 #include <numeric>
 
-#include "map/anneal_state.hpp"
+#include "map/state/placement_state.hpp"
 #include "partition/partition.hpp"
 
 namespace rankmap {

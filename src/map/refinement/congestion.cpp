@@ -28,7 +28,7 @@
 
 #include "common/error.hpp"
 #include "common/rng.hpp"
-#include "map/anneal_state.hpp"
+#include "map/state/placement_state.hpp"
 #include "map/mapper.hpp"
 #include "map/tuning.hpp"
 
