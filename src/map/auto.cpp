@@ -73,11 +73,12 @@
 #include <numeric>
 
 #include "common/rng.hpp"
-#include "map/state/placement_state.hpp"
 #include "map/band/band.hpp"
 #include "map/cartesian/grid.hpp"
 #include "map/hier/hier.hpp"
+#include "map/initial/initial.hpp"
 #include "map/initial/multilevel.hpp"
+#include "map/refinement/refinement.hpp"
 #include "map/tuning.hpp"
 #include "topology/torus.hpp"
 

@@ -9,11 +9,11 @@
 #include "common/rng.hpp"
 #include "config.h"  // RANKMAP_HAVE_SCOTCH
 #include "cost/cost.hpp"
-#include "map/state/placement_state.hpp"
-#include "map/mapper.hpp"
-#include "map/initial/multilevel.hpp"
-#include "map/tuning.hpp"
 #include "map/cartesian/transpose.hpp"
+#include "map/initial/initial.hpp"
+#include "map/initial/multilevel.hpp"
+#include "map/mapper.hpp"
+#include "map/tuning.hpp"
 #include "workload/workload.hpp"
 
 using namespace rankmap;

@@ -57,8 +57,8 @@
 #include "common/error.hpp"
 #include "common/rng.hpp"
 #include "config.h"  // RANKMAP_DEBUG_CHECKS (configure --enable-debug-checks)
-#include "map/state/placement_state.hpp"
 #include "map/band/band.hpp"
+#include "map/state/fast_distance.hpp"
 #include "topology/torus.hpp"
 
 namespace rankmap {

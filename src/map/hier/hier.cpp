@@ -45,9 +45,9 @@
 #include <numeric>
 
 #include "common/error.hpp"
-#include "map/state/placement_state.hpp"
 #include "map/cartesian/grid.hpp"
 #include "map/hier/hier.hpp"
+#include "map/refinement/refinement.hpp"
 #include "partition/partition.hpp"
 // Cross-module private include: the tree's tier costs and tier() that the
 // generic Topology interface does not expose.

@@ -18,7 +18,7 @@
 #include <deque>
 #include <numeric>
 
-#include "map/state/placement_state.hpp"
+#include "map/initial/initial.hpp"
 #include "partition/partition.hpp"
 
 namespace rankmap {

@@ -25,7 +25,8 @@
 #include <algorithm>
 #include <numeric>
 
-#include "map/state/placement_state.hpp"
+#include "map/initial/initial.hpp"
+#include "map/refinement/refinement.hpp"
 #include "partition/partition.hpp"
 
 namespace rankmap {

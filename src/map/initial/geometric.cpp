@@ -46,7 +46,7 @@
 #include <limits>
 #include <numeric>
 
-#include "map/state/placement_state.hpp"
+#include "map/initial/initial.hpp"
 
 namespace rankmap {
 

@@ -22,7 +22,7 @@
 #include <numeric>
 #include <queue>
 
-#include "map/state/placement_state.hpp"
+#include "map/initial/initial.hpp"
 
 namespace rankmap {
 

@@ -28,7 +28,7 @@
 #include <numeric>
 
 #include "config.h"  // RANKMAP_DEBUG_CHECKS (configure --enable-debug-checks)
-#include "map/state/placement_state.hpp"
+#include "map/refinement/refinement.hpp"
 
 namespace rankmap {
 

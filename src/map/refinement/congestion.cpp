@@ -28,8 +28,9 @@
 
 #include "common/error.hpp"
 #include "common/rng.hpp"
-#include "map/state/placement_state.hpp"
 #include "map/mapper.hpp"
+#include "map/state/near_nodes.hpp"
+#include "map/state/placement_state.hpp"
 #include "map/tuning.hpp"
 
 namespace rankmap {

@@ -20,7 +20,7 @@
 #include <algorithm>
 #include <queue>
 
-#include "map/state/placement_state.hpp"
+#include "map/refinement/refinement.hpp"
 
 namespace rankmap {
 
