@@ -31,7 +31,8 @@
 // (auto) polishes it with Kernighan-Lin, keeps it if its true F is the
 // lowest, and may run a second, longer search on the first one's best few
 // translations (BandOptions::ranking; auto: three, one above 16,384 tasks).
-// Deterministic for a seed.
+// Deterministic for a seed.  The tile, its periodised graph and its
+// annealing chain are in tile.hpp / tile.cpp; this file is the search.
 //
 // Staircase prediction.  Short annealings do not rank the translations as
 // long ones do (their scatter exceeds the gaps between translations).  So

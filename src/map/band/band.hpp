@@ -1,5 +1,7 @@
 // band.hpp -- translation-periodic embedding of rank-ordered band graphs
-// (band.cpp), a candidate of `auto`.
+// (band.cpp), a candidate start of `auto` on tori.  Cost: about `work`
+// distance evaluations for the tile search plus O(E) per period tried and
+// O(N * ndims) for the expansion (band.cpp).
 #pragma once
 #include <string>
 #include <vector>

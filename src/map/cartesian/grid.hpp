@@ -1,5 +1,7 @@
 // grid.hpp -- structured grid embeddings shared by the Cartesian mapper,
-// `auto` and the MPI layers.
+// `auto` and the MPI layers: grid recognition in a graph (recognize.cpp,
+// O(N + E)), the grid's exchange phases for the guard, and the best
+// structured embedding of a grid (cartesian.cpp, O(candidates * (N + E))).
 #pragma once
 #include <optional>
 #include <vector>

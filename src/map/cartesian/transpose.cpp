@@ -1,5 +1,8 @@
 // transpose.cpp -- mirrored-block placements for all-to-all grids and the
-// choice among them by the cost model (transpose.hpp).
+// choice among them by the cost model (transpose.hpp).  Cost: O(N * ndims)
+// per candidate, at most one candidate per grid dimension, and one
+// predict_time() of the cost model per candidate and for the mapper's
+// placement.
 #include "map/cartesian/transpose.hpp"
 
 #include <algorithm>

@@ -1,4 +1,5 @@
 # src/map/hier/hier.mk -- included from the top Makefile.am.
+# The sources of src/map/hier (the mapper on tree topologies).
 # Hierarchy mappers: top-down multisection along the tiers of a
 # tree topology and the node-aware Cartesian block map; bench/hierarchy
 # (run on demand); GoogleTest unit tests in test/hier (driven by CTest via

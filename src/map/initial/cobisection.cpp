@@ -1,5 +1,5 @@
 // cobisection.cpp -- recursive co-bisection start placement for the
-// annealing mappers (private to src/map; used by `auto` and dc-anneal).
+// annealing chains of `auto` (declared in initial.hpp).
 //
 // The task graph and the machine are bisected together, level by level
 // (the dual recursive bipartitioning idea that Scotch's mapper is built on,

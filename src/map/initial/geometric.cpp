@@ -1,5 +1,5 @@
 // geometric.cpp -- graph-drawing start placement for `auto` on tori and
-// meshes (private to src/map).
+// meshes (declared in initial.hpp).
 //
 // The task graphs of unstructured meshes (METIS parts of a 3-D domain)
 // are geometric: parts that touch are near each other in space.  A placement that keeps one global orientation -- the domain laid

@@ -1,8 +1,8 @@
-// initial.hpp -- the start placements built from nothing, for auto, hier and
-// the tests: the greedy fill of Bhanot et al. (Optimizing task layout on the
-// Blue Gene/L supercomputer), the recursive co-bisection, the graph drawing,
-// and divide-and-conquer annealing with its subgraph sizes.  Each one's cost
-// is in its file's header.
+// initial.hpp -- placements built from the graph and the machine alone (no
+// start placement), for `auto`, dc-anneal and the tests: the greedy fill of Bhanot et al. (BG/L task
+// layout, "The method"), divide-and-conquer annealing with its subgraph
+// sizes (their Figure 4), the recursive co-bisection and the graph drawing.
+// Each one's cost is in its file's header.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,7 @@
 // multilevel.hpp -- the multilevel start of auto at large sizes
-// (multilevel.cpp).
+// (multilevel.cpp): METIS groups of one block's size, mapped by auto on the
+// machine of blocks.  Cost: METIS's O(E log(N/B)) plus auto's at N / B
+// tasks (B nodes per block).
 #pragma once
 #include <string>
 #include <vector>

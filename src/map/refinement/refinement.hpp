@@ -1,8 +1,7 @@
 // refinement.hpp -- the refiners that improve a placement state in place,
-// for auto, hier, dc-anneal and the tests: the Metropolis annealing of
-// Bhanot et al. (Optimizing task layout on the Blue Gene/L supercomputer)
-// and the pair-exchange passes of Chen et al. (MPIPP).  Each one's cost is
-// in its file's header.
+// for `auto`, hier and dc-anneal: the Metropolis annealing of Bhanot et al.
+// (BG/L task layout, equation 4) and the pair-exchange passes of Chen et al.
+// (MPIPP, section 3).  Each one's cost is in its file's header.
 #pragma once
 #include <cstdint>
 #include <functional>

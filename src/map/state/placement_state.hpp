@@ -1,5 +1,6 @@
 // placement_state.hpp -- the placement state of the optimising mappers
-// (greedy, annealing, divide-and-conquer, Kernighan-Lin, hier, auto).
+// (greedy, annealing, divide-and-conquer, Kernighan-Lin, congestion, hier,
+// auto).
 //
 // PlacementState holds a (possibly partial) placement of tasks on nodes
 // together with its free energy F (Bhanot et al., BG/L task layout, equation
