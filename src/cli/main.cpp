@@ -405,9 +405,30 @@ void apply_guard(const Args &a, const Graph &g, const Topology &topo, const Opti
     const auto phases = mode == GuardMode::Model ? grid_exchange_phases(g) : std::nullopt;
     const GuardVerdict v = guard_verdict(g, topo, current, m.entry.place, groups, mode, RANKMAP_GUARD_MARGIN,
                                          phases ? &*phases : nullptr);
-    extras.push_back({"guard", (v.take ? "mapping taken (" : v.why + ": kept " + cur_name + " (") + v.figures + ")",
-                      quoted(v.take ? "taken" : "kept")});
-    if (v.take) return;
+    if (v.take) {
+        extras.push_back({"guard", "mapping taken (" + v.figures + ")", quoted("taken")});
+        return;
+    }
+    // The mapping refused, the machine's own order is the second candidate
+    // when the current placement is another (a round-robin launch, a
+    // scattered host file): the order that launchers give by default (cores
+    // of a node first on trees, rank order on tori), judged by the same guard.
+    const std::vector<int> own =
+        map_with_cache(g, topo, Algorithm::Identity, o, grid, "", nullptr, {}, warn).entry.place;
+    if (own != current) {
+        const GuardVerdict w =
+            guard_verdict(g, topo, current, own, groups, mode, RANKMAP_GUARD_MARGIN, phases ? &*phases : nullptr);
+        if (w.take) {
+            extras.push_back({"guard", v.why + ": the machine's order taken instead of " + cur_name + " (" +
+                                           w.figures + "; the mapping: " + v.figures + ")",
+                              quoted("machine order")});
+            m.entry.place = own;
+            m.entry.report = evaluate(g, topo, own);
+            m.entry.algorithm = "identity (the machine's order)";
+            return;
+        }
+    }
+    extras.push_back({"guard", v.why + ": kept " + cur_name + " (" + v.figures + ")", quoted("kept")});
     m.entry.place = current;
     m.entry.report = evaluate(g, topo, current);
     m.entry.algorithm = "identity (no gain)";

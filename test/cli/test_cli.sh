@@ -79,6 +79,22 @@ expect_error "the hosts' tier and those inside it have no up=" eval --topology t
   >"$tmp/stencil.txt" 2>&1 && grep -q '^algorithm *identity (no gain)' "$tmp/stencil.txt" &&
   grep -q 'slower for small messages sent one direction at a time' "$tmp/stencil.txt" && ok ||
   bad "--cart-alltoall none: $(cat "$tmp/stencil.txt")"
+# a round-robin launch (rank r on host r mod 16) of an 8x8x8 stencil on 16
+# hosts of 32 cores: the mapping's blocks would cross switches in every
+# direction at a time and are refused, but the machine's own order (cores of
+# a host first) is no slower in any reading and is taken instead
+"$rm_bin" gen cubic1 --topology torus:8x8x8 --out "$tmp/st512.edges" >/dev/null 2>&1 && ok || bad "gen cubic1 8x8x8"
+awk 'BEGIN { for (r = 0; r < 512; ++r) { h = r % 16; print int(h / 4), h % 4, int(r / 16) } }' >"$tmp/rr512.map"
+awk 'BEGIN { for (r = 0; r < 512; ++r) { h = int(r / 32); print int(h / 4), h % 4, r % 32 } }' >"$tmp/blk512.map"
+"$rm_bin" map --topology tree:4x4x32:cost=100,10,1:up=2 --graph "$tmp/st512.edges" --current "$tmp/rr512.map" \
+  --no-cache --out "$tmp/rr512-out.map" >"$tmp/rr512.txt" 2>&1 &&
+  grep -q "^algorithm *identity (the machine's order)" "$tmp/rr512.txt" &&
+  grep -q "the machine's order taken instead of" "$tmp/rr512.txt" && cmp -s "$tmp/rr512-out.map" "$tmp/blk512.map" &&
+  ok || bad "round-robin launch: $(cat "$tmp/rr512.txt")"
+# from that block order itself nothing is taken (the machine's order is the current one)
+"$rm_bin" map --topology tree:4x4x32:cost=100,10,1:up=2 --graph "$tmp/st512.edges" --current "$tmp/blk512.map" \
+  --no-cache >"$tmp/blk512.txt" 2>&1 && grep -q '^algorithm *identity (no gain)' "$tmp/blk512.txt" && ok ||
+  bad "block launch: $(cat "$tmp/blk512.txt")"
 expect_error "--trace needs a declared --cart-alltoall" map --topology torus:4x4 --cart 4x4 --cart-alltoall unknown \
   --trace "$tmp/t.txt"
 # same seed, same mapping
