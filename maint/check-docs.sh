@@ -35,6 +35,9 @@
 #     has at most 200 lines; no doc cites the papers by a path outside the
 #     repository (shared/seeds) or narrates development history ("session N").
 #  6. Relative links in the docs point to files that exist.
+#  7. src/ passes maint/check-code.py: no function over 80 lines, no file over
+#     800 lines, no figure narrative in a comment ("1.2 -> 0.9", "of N runs",
+#     "N % slower").
 #
 # Registered in CTest as docs_results (test/CTestTestfile.cmake.in).
 set -e
@@ -163,6 +166,12 @@ head = "\n".join(rl[:12])
 for cmd in ("bash maint/demo.sh", "bash maint/test.sh"):
     if cmd not in head:
         err(readme, 1, "the README must open with '%s'" % cmd)
+
+# 7. the code rules
+r = subprocess.run([sys.executable, str(top / "maint" / "check-code.py"), str(top)],
+                   capture_output=True, text=True)
+if r.returncode != 0:
+    errors.extend(l for l in r.stderr.splitlines() if not l.startswith("check-code:"))
 
 if errors:
     sys.stderr.write("\n".join(errors) + "\n")

@@ -142,58 +142,61 @@ int tree_spec(rankmap_topology_t topo, int nprocs, const int *leaf, std::string 
 // when nobody has an address; otherwise why the switches are left out.
 constexpr size_t kMaxTreeTiers = 6;  // the tree model's limit (topology strings)
 constexpr double kSwitchCost = 10;  // as the fat-tree section's machines (bench/simgrid --fattree: cost=100,10,1)
+const std::string kAddrVar = "SLURM_TOPOLOGY_ADDR";
 
-std::string add_switches(int nprocs, const char *addrs, size_t stride, const char *pattern, std::string &spec,
-                         std::vector<int> &leaf, std::string &what) {
-    const std::string var = "SLURM_TOPOLOGY_ADDR";
-    int have = 0;
-    for (int p = 0; p < nprocs; ++p) have += addrs[static_cast<size_t>(p) * stride] != '\0';
-    if (have == 0) return "";
-    if (have < nprocs) return var + " is set for " + std::to_string(have) + " of " + std::to_string(nprocs) + " processes";
-    auto split = [](const std::string &x, char sep) {
-        std::vector<std::string> out(1);
-        for (char c : x) {
-            if (c == sep)
-                out.emplace_back();
-            else
-                out.back().push_back(c);
-        }
-        return out;
-    };
-    const std::string pat = pattern ? pattern : "";
-    const std::vector<std::string> kinds = split(pat, '.');
-    size_t S = 0;
-    while (S < kinds.size() && kinds[S] == "switch") ++S;
-    if (pat.empty() || S == 0 || S + 1 != kinds.size() || kinds.back() != "node")
-        return var + "_PATTERN=\"" + pat + "\": expected switch[.switch...].node";
-    // discovery's tree: "tree:N x inner...:cost=...[:slots=K]"
-    if (spec.compare(0, 5, "tree:") != 0) return "the discovered machine " + spec + " is not a tree";
+std::vector<std::string> split_on(const std::string &x, char sep) {
+    std::vector<std::string> out(1);
+    for (char c : x) {
+        if (c == sep)
+            out.emplace_back();
+        else
+            out.back().push_back(c);
+    }
+    return out;
+}
+
+// Discovery's tree "tree:N x inner...:cost=...[:slots=K]", in parts.
+struct DiscoveredTree {
+    std::vector<std::string> dparts;  // the tiers' extents, the nodes first
+    std::string costs_txt, slots_txt;  // "c0,c1,..." and ":slots=K" or ""
+    int nnodes = 0;
+    long inner = 1;  // leaves per node
+    double node_cost = 0;
+};
+
+// False when `spec` is not such a tree.
+bool parse_discovered_tree(const std::string &spec, DiscoveredTree &t) {
+    if (spec.compare(0, 5, "tree:") != 0) return false;
     const size_t cpos = spec.find(":cost=");
     const std::string dims_txt = spec.substr(5, cpos - 5);
-    std::string costs_txt = cpos == std::string::npos ? "" : spec.substr(cpos + 6);
-    std::string slots_txt;
-    if (auto k = costs_txt.find(':'); k != std::string::npos) slots_txt = costs_txt.substr(k), costs_txt.resize(k);
-    const std::vector<std::string> dparts = split(dims_txt, 'x');
-    const int nnodes = std::atoi(dparts[0].c_str());
-    long inner = 1;
-    for (size_t k = 1; k < dparts.size(); ++k) inner *= std::atol(dparts[k].c_str());
-    const double node_cost = std::atof(costs_txt.c_str());
-    if (nnodes < 1 || inner < 1 || cpos == std::string::npos) return "the discovered machine " + spec + " is not a tree";
+    t.costs_txt = cpos == std::string::npos ? "" : spec.substr(cpos + 6);
+    if (auto k = t.costs_txt.find(':'); k != std::string::npos) t.slots_txt = t.costs_txt.substr(k), t.costs_txt.resize(k);
+    t.dparts = split_on(dims_txt, 'x');
+    t.nnodes = std::atoi(t.dparts[0].c_str());
+    for (size_t k = 1; k < t.dparts.size(); ++k) t.inner *= std::atol(t.dparts[k].c_str());
+    t.node_cost = std::atof(t.costs_txt.c_str());
+    return !(t.nnodes < 1 || t.inner < 1 || cpos == std::string::npos);
+}
 
-    // every node's switches, the same for all its processes
-    std::vector<std::vector<std::string>> sw(static_cast<size_t>(nnodes));
-    std::vector<char> seen(static_cast<size_t>(nnodes), 0);
+// Every node's S switch names from the processes' addresses (the same for
+// all processes of a node); "" or why not.
+std::string node_switches(int nprocs, const char *addrs, size_t stride, size_t S, const std::string &pat,
+                          const std::string &spec, const DiscoveredTree &t, const std::vector<int> &leaf,
+                          std::vector<std::vector<std::string>> &sw) {
+    const std::string &var = kAddrVar;
+    sw.assign(static_cast<size_t>(t.nnodes), {});
+    std::vector<char> seen(static_cast<size_t>(t.nnodes), 0);
     for (int p = 0; p < nprocs; ++p) {
         const char *a = addrs + static_cast<size_t>(p) * stride;
         const std::string addr(a, strnlen(a, stride));
         if (addr.size() >= stride) return var + " of process " + std::to_string(p) + " is longer than " + std::to_string(stride - 1) + " characters";
-        std::vector<std::string> parts = split(addr, '.');
+        std::vector<std::string> parts = split_on(addr, '.');
         if (parts.size() != S + 1)
             return var + "=\"" + addr + "\" (process " + std::to_string(p) + ") does not match " + var + "_PATTERN=\"" + pat + "\"";
         for (auto &x : parts)
             if (x.empty()) return var + "=\"" + addr + "\" (process " + std::to_string(p) + ") has an empty name";
         parts.pop_back();
-        const auto n = static_cast<size_t>(leaf[static_cast<size_t>(p)] / inner);
+        const auto n = static_cast<size_t>(leaf[static_cast<size_t>(p)] / t.inner);
         if (n >= sw.size()) return "process " + std::to_string(p) + " is on no node of " + spec;
         if (!seen[n]) {
             sw[n] = parts;
@@ -204,13 +207,18 @@ std::string add_switches(int nprocs, const char *addrs, size_t stride, const cha
     }
     for (size_t n = 0; n < sw.size(); ++n)
         if (!seen[n]) return "node " + std::to_string(n) + " has no process";
+    return "";
+}
 
-    // Level by level: a group is a prefix of switch names; its children are
-    // the distinct next names, in order of their first node.
+// Level by level: a group is a prefix of switch names; its children are
+// the distinct next names, in order of their first node.  arity[k] is the
+// children per group at level k (arity[S] = nodes per leaf switch) and
+// coord[k][n] node n's child index there; "" or why the tree is uneven.
+std::string switch_levels(const std::vector<std::vector<std::string>> &sw, size_t S, std::vector<int> &arity,
+                          std::vector<std::vector<int>> &coord) {
+    const int nnodes = static_cast<int>(sw.size());
     std::vector<int> pos(static_cast<size_t>(nnodes), 0);  // index of the node's group among all groups of a level
-    std::vector<int> arity;                                // children per group, level by level
-    std::vector<int> coord_count;                          // groups per level
-    std::vector<std::vector<int>> coord(S + 1, std::vector<int>(static_cast<size_t>(nnodes)));
+    coord.assign(S + 1, std::vector<int>(static_cast<size_t>(nnodes)));
     int groups = 1;
     for (size_t k = 0; k <= S; ++k) {
         // children of each group at level k: switch names (k < S) or the nodes (k == S)
@@ -240,7 +248,53 @@ std::string add_switches(int nprocs, const char *addrs, size_t stride, const cha
         arity.push_back(static_cast<int>(a));
         groups *= static_cast<int>(a);
     }
-    // arity[S] = nodes per leaf switch; levels with one switch per group are left out
+    return "";
+}
+
+// The tree under the kept switch levels, and every rank's leaf in it.
+void apply_switches(const DiscoveredTree &t, const std::vector<size_t> &kept, const std::vector<int> &arity,
+                    const std::vector<std::vector<int>> &coord, size_t S, std::string &spec, std::vector<int> &leaf) {
+    std::vector<int> newnode(static_cast<size_t>(t.nnodes), 0);
+    for (int n = 0; n < t.nnodes; ++n) {
+        int v = 0;
+        for (size_t k : kept) v = v * arity[k] + coord[k][static_cast<size_t>(n)];
+        newnode[static_cast<size_t>(n)] = v * arity[S] + coord[S][static_cast<size_t>(n)];
+    }
+    for (int &l : leaf) l = static_cast<int>(newnode[static_cast<size_t>(l / t.inner)] * t.inner + l % t.inner);
+    std::string d, c, up;
+    char buf[40];
+    for (size_t i = 0; i < kept.size(); ++i) {
+        d += std::to_string(arity[kept[i]]) + "x";
+        std::snprintf(buf, sizeof(buf), "%.17g,", t.node_cost * std::pow(kSwitchCost, static_cast<double>(kept.size() - i)));
+        c += buf;
+        up += (i ? "," : "") + std::to_string(i + 1 < kept.size() ? arity[kept[i + 1]] : arity[S]);
+    }
+    d += std::to_string(arity[S]);
+    for (size_t k = 1; k < t.dparts.size(); ++k) d += "x" + t.dparts[k];
+    spec = "tree:" + d + ":cost=" + c + t.costs_txt + ":up=" + up + t.slots_txt;
+}
+
+std::string add_switches(int nprocs, const char *addrs, size_t stride, const char *pattern, std::string &spec,
+                         std::vector<int> &leaf, std::string &what) {
+    const std::string &var = kAddrVar;
+    int have = 0;
+    for (int p = 0; p < nprocs; ++p) have += addrs[static_cast<size_t>(p) * stride] != '\0';
+    if (have == 0) return "";
+    if (have < nprocs) return var + " is set for " + std::to_string(have) + " of " + std::to_string(nprocs) + " processes";
+    const std::string pat = pattern ? pattern : "";
+    const std::vector<std::string> kinds = split_on(pat, '.');
+    size_t S = 0;
+    while (S < kinds.size() && kinds[S] == "switch") ++S;
+    if (pat.empty() || S == 0 || S + 1 != kinds.size() || kinds.back() != "node")
+        return var + "_PATTERN=\"" + pat + "\": expected switch[.switch...].node";
+    DiscoveredTree t;
+    if (!parse_discovered_tree(spec, t)) return "the discovered machine " + spec + " is not a tree";
+    std::vector<std::vector<std::string>> sw;
+    if (std::string why = node_switches(nprocs, addrs, stride, S, pat, spec, t, leaf, sw); !why.empty()) return why;
+    std::vector<int> arity;
+    std::vector<std::vector<int>> coord;
+    if (std::string why = switch_levels(sw, S, arity, coord); !why.empty()) return why;
+    // levels with one switch per group are left out
     std::vector<size_t> kept;
     for (size_t k = 0; k < S; ++k)
         if (arity[k] > 1) kept.push_back(k);
@@ -248,31 +302,11 @@ std::string add_switches(int nprocs, const char *addrs, size_t stride, const cha
         what = ", one switch";
         return "";
     }
-    if (kept.size() + dparts.size() > kMaxTreeTiers)
-        return "the " + std::to_string(kept.size()) + " switch tiers and the " + std::to_string(dparts.size()) +
+    if (kept.size() + t.dparts.size() > kMaxTreeTiers)
+        return "the " + std::to_string(kept.size()) + " switch tiers and the " + std::to_string(t.dparts.size()) +
                " tiers of " + spec + " are more than " + std::to_string(kMaxTreeTiers) +
                " (MPIR_CVAR_RANKMAP_DISCOVER=tiers=... keeps fewer inside a node)";
-    std::vector<int> newnode(static_cast<size_t>(nnodes), 0);
-    for (int n = 0; n < nnodes; ++n) {
-        int v = 0;
-        for (size_t k : kept) v = v * arity[k] + coord[k][static_cast<size_t>(n)];
-        newnode[static_cast<size_t>(n)] = v * arity[S] + coord[S][static_cast<size_t>(n)];
-    }
-    for (int p = 0; p < nprocs; ++p) {
-        int &l = leaf[static_cast<size_t>(p)];
-        l = static_cast<int>(newnode[static_cast<size_t>(l / inner)] * inner + l % inner);
-    }
-    std::string d, c, up;
-    char buf[40];
-    for (size_t i = 0; i < kept.size(); ++i) {
-        d += std::to_string(arity[kept[i]]) + "x";
-        std::snprintf(buf, sizeof(buf), "%.17g,", node_cost * std::pow(kSwitchCost, static_cast<double>(kept.size() - i)));
-        c += buf;
-        up += (i ? "," : "") + std::to_string(i + 1 < kept.size() ? arity[kept[i + 1]] : arity[S]);
-    }
-    d += std::to_string(arity[S]);
-    for (size_t k = 1; k < dparts.size(); ++k) d += "x" + dparts[k];
-    spec = "tree:" + d + ":cost=" + c + costs_txt + ":up=" + up + slots_txt;
+    apply_switches(t, kept, arity, coord, S, spec, leaf);
     what = ", switches from " + var;
     return "";
 }

@@ -499,22 +499,106 @@ CachedMapping decide_as_in_call(const Args &a, const Topology &topo, const Graph
     return m;
 }
 
+// --cart-alltoall: the grid's own graph, as MPI_Cart_create builds it with
+// MPIR_CVAR_RANKMAP_CART_ALLTOALL (rankmap_graph_cartesian_alltoall)
+AlltoallGrid cart_alltoall_grid(const Args &a) {
+    AlltoallGrid a2a;
+    if (!a.has("cart-alltoall")) return a2a;
+    if (!a.has("cart")) throw UsageError("--cart-alltoall needs --cart DIMS[:PERIODS]");
+    if (a.has("graph") || a.has("profile") || a.has("alltoall"))
+        throw UsageError("--cart-alltoall builds the grid's graph and groups: leave out --graph, --profile "
+                         "and --alltoall");
+    const CartGrid cg = *parse_cart(a.get("cart"));
+    a2a.dims = cg.dims;
+    a2a.alltoall = parse_alltoall_dims(a.get("cart-alltoall"), static_cast<int>(cg.dims.size()));
+    a2a.graph = cartesian_alltoall_graph(cg.dims, cg.periods, a2a.alltoall, &a2a.groups);
+    return a2a;
+}
+
+// --cart DIMS[:PERIODS], which must hold the graph's tasks.
+std::optional<CartGrid> checked_cart(const Args &a, const Graph &g) {
+    if (!a.has("cart")) return std::nullopt;
+    std::optional<CartGrid> grid = parse_cart(a.get("cart"));
+    int64_t n = 1;
+    for (int d : grid->dims) n *= d;
+    if (n != g.n())
+        throw Error("--cart " + a.get("cart") + " has " + std::to_string(n) + " tasks but the graph has " +
+                    std::to_string(g.n()));
+    return grid;
+}
+
+using Search = std::function<CachedMapping(uint64_t, std::vector<Extra> &)>;
+
+// --portfolio K: the K searches of the call's portfolio (rankmap_glue.h: member
+// i's seed) one after another on this core, and the call's election (step 3);
+// the winner's report lines and the portfolio's go to `extras`.
+CachedMapping elect_portfolio(int members, const Search &search, uint64_t seed, const Graph &g, const Topology &topo,
+                              const std::vector<std::vector<int>> &groups, bool show, std::vector<Extra> &extras) {
+    std::vector<CachedMapping> cand;
+    std::vector<std::vector<Extra>> cand_extras(static_cast<size_t>(members));
+    std::vector<double> F(static_cast<size_t>(members)), T(static_cast<size_t>(members));
+    double all_seconds = 0, F_lowest = HUGE_VAL;
+    for (int i = 0; i < members; ++i) {
+        cand.push_back(search(rankmap_portfolio_seed(seed, i), cand_extras[i]));
+        const CachedMapping &mi = cand.back();
+        all_seconds += mi.seconds;
+        rankmap_report r{};
+        r.F = mi.entry.report.F;
+        F[i] = rankmap_portfolio_score(RANKMAP_OK, &r);
+        T[i] = bandwidth_time(g, topo, mi.entry.place, groups);
+        F_lowest = std::min(F_lowest, F[i]);
+    }
+    int winner = 0;
+    double best = HUGE_VAL;
+    for (int i = 0; i < members; ++i) {
+        const double score = rankmap_portfolio_runoff(F[i], T[i], F_lowest);
+        if (show)
+            std::fprintf(stderr,
+                         "rankmap: portfolio member %d: F/F_min %.6f, busiest link %g, %.6g s for 1 MiB per unit%s "
+                         "(%s, %.3f s)\n", i, cand[i].entry.report.ratio, cand[i].entry.report.max_link_load, T[i],
+                         std::isfinite(score) ? "" : ", F above the margin", cand[i].entry.algorithm.c_str(),
+                         cand[i].seconds);
+        if (score < best) best = score, winner = i;
+    }
+    extras.insert(extras.end(), cand_extras[winner].begin(), cand_extras[winner].end());
+    char line[160];
+    std::snprintf(line, sizeof line, "%d members (the call's seeds, one after another): member %d won; %.3f s in all",
+                  members, winner, all_seconds);
+    extras.push_back({"portfolio", line, std::to_string(members)});
+    extras.push_back({"portfolio_winner", "", std::to_string(winner)});
+    extras.push_back({"portfolio_seconds", "", std::to_string(all_seconds)});
+    return std::move(cand[winner]);
+}
+
+// `rankmap map`'s --out, launch files and --trace, and the cache's report lines.
+void write_map_outputs(const Args &a, const Topology &topo, const std::vector<std::string> &hosts,
+                       const CachedMapping &m, const std::vector<TracePoint> &trace, const std::string &cache_dir,
+                       std::vector<Extra> &extras) {
+    if (a.has("out")) write_mapfile(topo, a.get("out"), m.entry.place);
+    write_launch_files(a, topo, hosts, m.entry.place);
+    if (a.has("trace")) {
+        std::FILE *f = std::fopen(a.get("trace").c_str(), "w");
+        if (!f) throw Error("trace file '" + a.get("trace") + "': cannot open for writing", ErrorKind::Io);
+        std::fprintf(f, "# step beta ratio acceptance\n");
+        for (auto &t : trace) std::fprintf(f, "%d %.9g %.9g %.6f\n", t.step, t.beta, t.ratio, t.acceptance);
+        std::fclose(f);
+    }
+    if (cache_dir.empty()) {
+        extras.push_back({"cache", "off", quoted("off")});
+        return;
+    }
+    char ms[64];
+    std::snprintf(ms, sizeof ms, "%.3f ms", 1e3 * m.seconds);
+    extras.push_back({"cache", m.hit ? "hit " + m.path + " (" + ms + ", first mapped by '" + m.entry.algorithm + "')"
+                                     : "miss, stored " + m.path,
+                      quoted(m.hit ? "hit" : "miss")});
+    extras.push_back({"cache_entry", "", quoted(m.path)});
+}
+
 int cmd_map(const Args &a) {
     auto topo = parse_topology(a.need("topology"));
     std::vector<Extra> extras;
-    // --cart-alltoall: the grid's own graph, as MPI_Cart_create builds it with
-    // MPIR_CVAR_RANKMAP_CART_ALLTOALL (rankmap_graph_cartesian_alltoall)
-    AlltoallGrid a2a;
-    if (a.has("cart-alltoall")) {
-        if (!a.has("cart")) throw UsageError("--cart-alltoall needs --cart DIMS[:PERIODS]");
-        if (a.has("graph") || a.has("profile") || a.has("alltoall"))
-            throw UsageError("--cart-alltoall builds the grid's graph and groups: leave out --graph, --profile "
-                             "and --alltoall");
-        const CartGrid cg = *parse_cart(a.get("cart"));
-        a2a.dims = cg.dims;
-        a2a.alltoall = parse_alltoall_dims(a.get("cart-alltoall"), static_cast<int>(cg.dims.size()));
-        a2a.graph = cartesian_alltoall_graph(cg.dims, cg.periods, a2a.alltoall, &a2a.groups);
-    }
+    AlltoallGrid a2a = cart_alltoall_grid(a);
     const bool in_call_grid = a.has("cart-alltoall") && alltoall_hint_unknown(a.get("cart-alltoall"));
     if (in_call_grid && a.has("trace")) throw UsageError("--trace needs a declared --cart-alltoall (all, none or a list)");
     std::vector<std::vector<int>> profile_groups_;
@@ -534,15 +618,7 @@ int cmd_map(const Args &a) {
     o.verbose = (a.has("v") || a.has("verbose")) ? 2 : 0;
     if (a.has("order")) o.order = a.get("order");
     if (a.has("strategy")) o.strategy = a.get("strategy");
-    std::optional<CartGrid> grid;
-    if (a.has("cart")) {
-        grid = parse_cart(a.get("cart"));
-        int64_t n = 1;
-        for (int d : grid->dims) n *= d;
-        if (n != g.n())
-            throw Error("--cart " + a.get("cart") + " has " + std::to_string(n) + " tasks but the graph has " +
-                        std::to_string(g.n()));
-    }
+    const std::optional<CartGrid> grid = checked_cart(a, g);
     const std::vector<std::string> hosts = launch_hosts(a, *topo);
     if (a.has("cache") && a.has("no-cache")) throw UsageError("--cache and --no-cache exclude each other");
     if (a.has("cache") && a.get("cache").empty()) throw UsageError("--cache needs a directory");
@@ -555,15 +631,13 @@ int cmd_map(const Args &a) {
         std::fprintf(stderr, "rankmap: mapping %d tasks onto %s with '%s'...\n", g.n(), topo->describe().c_str(),
                      algorithm_name(alg));
     auto warn = [](const std::string &m) { std::fprintf(stderr, "rankmap: warning: %s\n", m.c_str()); };
-    // --portfolio K: the K searches of the call's portfolio (rankmap_glue.h:
-    // member i's seed, the election), one after another on this core.  The
-    // members run the call's own strategy: auto inside an MPI call is the
-    // fast one, taking a quality mapping from the cache (rankmap_map()).
+    // --portfolio K (elect_portfolio): the members run the call's own strategy: auto inside
+    // an MPI call is the fast one, taking a quality mapping from the cache (rankmap_map()).
     const int members = static_cast<int>(int_opt(a, "portfolio", 1, 1, 4096));
     if (members > 1 && a.has("trace")) throw UsageError("--trace follows one search: leave out --portfolio");
     const bool as_call = members > 1 && alg == Algorithm::Auto;
     // One search with the given seed, guard included; its report lines go to `ex`.
-    auto search = [&](uint64_t seed, std::vector<Extra> &ex) {
+    const Search search = [&](uint64_t seed, std::vector<Extra> &ex) {
         Options os = o;
         os.seed = seed;
         if (in_call) return decide_as_in_call(a, *topo, g, os, cache_dir, ex);
@@ -580,64 +654,11 @@ int cmd_map(const Args &a) {
     if (members == 1) {
         m = search(o.seed, extras);
     } else {
-        std::vector<CachedMapping> cand;
-        std::vector<std::vector<Extra>> cand_extras(static_cast<size_t>(members));
-        std::vector<double> F(static_cast<size_t>(members)), T(static_cast<size_t>(members));
-        double all_seconds = 0, F_lowest = HUGE_VAL;
         const auto &groups = a.has("alltoall") ? read_groups(a.get("alltoall")) : a2a.groups;
-        for (int i = 0; i < members; ++i) {
-            cand.push_back(search(rankmap_portfolio_seed(o.seed, i), cand_extras[i]));
-            const CachedMapping &mi = cand.back();
-            all_seconds += mi.seconds;
-            rankmap_report r{};
-            r.F = mi.entry.report.F;
-            F[i] = rankmap_portfolio_score(RANKMAP_OK, &r);
-            T[i] = bandwidth_time(g, *topo, mi.entry.place, in_call ? std::vector<std::vector<int>>{} : groups);
-            F_lowest = std::min(F_lowest, F[i]);
-        }
-        // the election of the call (rankmap_glue.h, step 3)
-        int winner = 0;
-        double best = HUGE_VAL;
-        for (int i = 0; i < members; ++i) {
-            const double score = rankmap_portfolio_runoff(F[i], T[i], F_lowest);
-            if (show)
-                std::fprintf(stderr,
-                             "rankmap: portfolio member %d: F/F_min %.6f, busiest link %g, %.6g s for 1 MiB per unit%s "
-                             "(%s, %.3f s)\n",
-                             i, cand[i].entry.report.ratio, cand[i].entry.report.max_link_load, T[i],
-                             std::isfinite(score) ? "" : ", F above the margin", cand[i].entry.algorithm.c_str(),
-                             cand[i].seconds);
-            if (score < best) best = score, winner = i;
-        }
-        m = std::move(cand[winner]);
-        const auto &won_extras = cand_extras[winner];
-        extras.insert(extras.end(), won_extras.begin(), won_extras.end());
-        char line[160];
-        std::snprintf(line, sizeof line, "%d members (the call's seeds, one after another): member %d won; %.3f s in all",
-                      members, winner, all_seconds);
-        extras.push_back({"portfolio", line, std::to_string(members)});
-        extras.push_back({"portfolio_winner", "", std::to_string(winner)});
-        extras.push_back({"portfolio_seconds", "", std::to_string(all_seconds)});
+        m = elect_portfolio(members, search, o.seed, g, *topo, in_call ? std::vector<std::vector<int>>{} : groups,
+                            show, extras);
     }
-    if (a.has("out")) write_mapfile(*topo, a.get("out"), m.entry.place);
-    write_launch_files(a, *topo, hosts, m.entry.place);
-    if (a.has("trace")) {
-        std::FILE *f = std::fopen(a.get("trace").c_str(), "w");
-        if (!f) throw Error("trace file '" + a.get("trace") + "': cannot open for writing", ErrorKind::Io);
-        std::fprintf(f, "# step beta ratio acceptance\n");
-        for (auto &t : trace) std::fprintf(f, "%d %.9g %.9g %.6f\n", t.step, t.beta, t.ratio, t.acceptance);
-        std::fclose(f);
-    }
-    if (cache_dir.empty()) {
-        extras.push_back({"cache", "off", quoted("off")});
-    } else {
-        char ms[64];
-        std::snprintf(ms, sizeof ms, "%.3f ms", 1e3 * m.seconds);
-        extras.push_back({"cache", m.hit ? "hit " + m.path + " (" + ms + ", first mapped by '" + m.entry.algorithm + "')"
-                                         : "miss, stored " + m.path,
-                          quoted(m.hit ? "hit" : "miss")});
-        extras.push_back({"cache_entry", "", quoted(m.path)});
-    }
+    write_map_outputs(a, *topo, hosts, m, trace, cache_dir, extras);
     print_report(m.entry.algorithm, g, *topo, m.entry.report, m.seconds, a.has("json"), extras);
     return 0;
 }

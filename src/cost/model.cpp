@@ -216,6 +216,80 @@ double effective_length(const TorusTopology &t, const std::vector<int> &nodes, i
     return std::min(static_cast<double>(n - gap + 1), n / 2.0);
 }
 
+// Working arrays of one progressive filling, per link (fixed: per message).
+struct FillScratch {
+    std::vector<char> fixed;
+    std::vector<double> left;   // bandwidth not yet handed out
+    std::vector<double> users;  // sum of 1 / penalty of the unfixed messages
+    std::vector<double> scale;  // users at the start of a filling
+};
+
+// Max-min fair rates of the live messages: progressive filling with a heap
+// of the links' shares.  on[c]: messages crossing link c.
+void fair_rates(const std::vector<std::vector<int>> &on, const std::vector<std::vector<int>> &links_of,
+                const std::vector<double> &penalty, const std::vector<double> &cap, const std::vector<char> &live,
+                std::vector<double> &rate, FillScratch &s) {
+    using Entry = std::pair<double, int>;  // share, link
+    const size_t L = cap.size();
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
+    for (size_t c = 0; c < L; ++c) {
+        s.users[c] = 0;
+        for (int f : on[c])
+            if (live[static_cast<size_t>(f)]) s.users[c] += 1 / penalty[static_cast<size_t>(f)];
+        s.scale[c] = s.users[c];
+        s.left[c] = cap[c];
+        if (s.users[c] > 0) heap.push({s.left[c] / s.users[c], static_cast<int>(c)});
+    }
+    std::fill(s.fixed.begin(), s.fixed.end(), 0);
+    // A link's share only grows as messages on it are fixed by other
+    // links, so one entry per link is kept and a stale one is pushed
+    // back with its present share when it surfaces.
+    while (!heap.empty()) {
+        const Entry top = heap.top();
+        heap.pop();
+        const auto c = static_cast<size_t>(top.second);
+        if (s.users[c] <= 1e-9 * s.scale[c]) continue;
+        const double share = std::max(0.0, s.left[c]) / s.users[c];
+        if (share > top.first * (1 + 1e-12) + 1e-300) {
+            heap.push({share, top.second});
+            continue;
+        }
+        for (int f : on[c]) {
+            const auto fu = static_cast<size_t>(f);
+            if (!live[fu] || s.fixed[fu]) continue;
+            s.fixed[fu] = 1;
+            rate[fu] = share / penalty[fu];
+            for (int c2 : links_of[fu]) {
+                const auto cu = static_cast<size_t>(c2);
+                s.left[cu] -= rate[fu];
+                s.users[cu] -= 1 / penalty[fu];
+            }
+        }
+        s.users[c] = 0;
+    }
+}
+
+// The time to the next event: a start (`arrive` from now, -1: none left),
+// or the messages that end within kDrainSlack of the first to end (they
+// end together, at the last of them: the bandwidth the others free
+// meanwhile is not handed on, so the time is over-estimated by at most
+// that share of it).  -1 when nothing can progress.
+double next_event(const std::vector<char> &live, const std::vector<double> &rate, const std::vector<double> &bytes,
+                  double arrive, double t, double floor) {
+    const size_t F = live.size();
+    double first = -1;
+    for (size_t f = 0; f < F; ++f)
+        if (live[f] && rate[f] > 0 && (first < 0 || bytes[f] / rate[f] < first)) first = bytes[f] / rate[f];
+    double dt = first;
+    if (first >= 0) {
+        const double until = first + kDrainSlack * std::max(t + first, floor);
+        for (size_t f = 0; f < F; ++f)
+            if (live[f] && rate[f] > 0 && bytes[f] / rate[f] <= until) dt = std::max(dt, bytes[f] / rate[f]);
+    }
+    if (arrive >= 0 && (dt < 0 || arrive < dt)) dt = arrive;
+    return dt;
+}
+
 // Time for messages posted together to arrive under max-min fair sharing
 // (SimGrid's network model; TCP's steady state to first order).  Message f
 // crosses its route's latency start[f] first, then shares the bandwidth of
@@ -237,67 +311,17 @@ double drain_seconds(const std::vector<std::vector<int>> &links_of, std::vector<
     std::vector<size_t> order(F);  // messages by start
     for (size_t f = 0; f < F; ++f) order[f] = f;
     std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return start[x] < start[y]; });
-    std::vector<char> live(F, 0), fixed(F);
-    std::vector<double> rate(F), left(L);
-    std::vector<double> users(L);  // sum of 1 / penalty of the unfixed messages
-    std::vector<double> scale(L);   // users at the start of a filling
+    std::vector<char> live(F, 0);
+    std::vector<double> rate(F);
+    FillScratch scratch{std::vector<char>(F), std::vector<double>(L), std::vector<double>(L), std::vector<double>(L)};
     size_t nlive = 0, next = 0;
     double t = 0;
-    using Entry = std::pair<double, int>;  // share, link
     while (nlive > 0 || next < F) {
         if (nlive == 0) t = std::max(t, start[order[next]]);
         for (; next < F && start[order[next]] <= t; ++next) live[order[next]] = 1, ++nlive;
-        std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
-        for (size_t c = 0; c < L; ++c) {
-            users[c] = 0;
-            for (int f : on[c])
-                if (live[static_cast<size_t>(f)]) users[c] += 1 / penalty[static_cast<size_t>(f)];
-            scale[c] = users[c];
-            left[c] = cap[c];
-            if (users[c] > 0) heap.push({left[c] / users[c], static_cast<int>(c)});
-        }
-        std::fill(fixed.begin(), fixed.end(), 0);
-        // A link's share only grows as messages on it are fixed by other
-        // links, so one entry per link is kept and a stale one is pushed
-        // back with its present share when it surfaces.
-        while (!heap.empty()) {
-            const Entry top = heap.top();
-            heap.pop();
-            const auto c = static_cast<size_t>(top.second);
-            if (users[c] <= 1e-9 * scale[c]) continue;
-            const double share = std::max(0.0, left[c]) / users[c];
-            if (share > top.first * (1 + 1e-12) + 1e-300) {
-                heap.push({share, top.second});
-                continue;
-            }
-            for (int f : on[c]) {
-                const auto fu = static_cast<size_t>(f);
-                if (!live[fu] || fixed[fu]) continue;
-                fixed[fu] = 1;
-                rate[fu] = share / penalty[fu];
-                for (int c2 : links_of[fu]) {
-                    const auto cu = static_cast<size_t>(c2);
-                    left[cu] -= rate[fu];
-                    users[cu] -= 1 / penalty[fu];
-                }
-            }
-            users[c] = 0;
-        }
-        // The next event: a start, or the messages that end within
-        // kDrainSlack of the first to end (they end together, at the last of
-        // them: the bandwidth the others free meanwhile is not handed on, so
-        // the time is over-estimated by at most that share of it).
+        fair_rates(on, links_of, penalty, cap, live, rate, scratch);
         const double arrive = next < F ? start[order[next]] - t : -1;
-        double first = -1;
-        for (size_t f = 0; f < F; ++f)
-            if (live[f] && rate[f] > 0 && (first < 0 || bytes[f] / rate[f] < first)) first = bytes[f] / rate[f];
-        double dt = first;
-        if (first >= 0) {
-            const double until = first + kDrainSlack * std::max(t + first, floor);
-            for (size_t f = 0; f < F; ++f)
-                if (live[f] && rate[f] > 0 && bytes[f] / rate[f] <= until) dt = std::max(dt, bytes[f] / rate[f]);
-        }
-        if (arrive >= 0 && (dt < 0 || arrive < dt)) dt = arrive;
+        const double dt = next_event(live, rate, bytes, arrive, t, floor);
         if (dt < 0) break;  // nothing can progress (cannot happen with bandwidths > 0)
         t += dt;
         for (size_t f = 0; f < F; ++f) {
@@ -309,88 +333,104 @@ double drain_seconds(const std::vector<std::vector<int>> &links_of, std::vector<
     return t;
 }
 
-} // namespace
-
-TimePrediction predict_time(const Graph &g, const Topology &topo, const std::vector<int> &place,
-                            const std::vector<std::vector<int>> &alltoall_groups, const ModelParams &params) {
-    check_placement(topo, g.n(), place);
-    if (!(params.bytes_per_unit > 0)) throw Error("model: bytes per unit must be > 0");
-    const Links links = make_links(topo, params);
-    const double unit = params.bytes_per_unit;
-
-    // Phases: group_in[ph][task] = the task's group in phase ph (-1: none),
-    // pos_in[ph][task] = its position (communicator rank) in that group.
+// The all-to-all groups in phases: a group joins the last phase unless it
+// shares a task with a group already there.  group_in[ph][task] = the
+// task's group in phase ph (-1: none), pos_in[ph][task] = its position
+// (communicator rank) in that group, members[ph][id] = the group.
+struct Phases {
     std::vector<std::vector<int>> group_in, pos_in;
     std::vector<std::vector<const std::vector<int> *>> members;
+    int count() const { return static_cast<int>(group_in.size()); }
+};
+
+Phases make_phases(int ntasks, const std::vector<std::vector<int>> &alltoall_groups) {
+    Phases P;
     for (auto &grp : alltoall_groups) {
         for (int t : grp)
-            if (t < 0 || t >= g.n())
+            if (t < 0 || t >= ntasks)
                 throw Error("model: all-to-all group names task " + std::to_string(t) + ", graph has " +
-                            std::to_string(g.n()) + " tasks");
-        bool clash = group_in.empty();
-        for (int t : grp) clash = clash || group_in.back()[t] >= 0;
+                            std::to_string(ntasks) + " tasks");
+        bool clash = P.group_in.empty();
+        for (int t : grp) clash = clash || P.group_in.back()[t] >= 0;
         if (clash) {
-            group_in.emplace_back(g.n(), -1);
-            pos_in.emplace_back(g.n(), -1);
-            members.emplace_back();
+            P.group_in.emplace_back(ntasks, -1);
+            P.pos_in.emplace_back(ntasks, -1);
+            P.members.emplace_back();
         }
-        const int id = static_cast<int>(members.back().size());
+        const int id = static_cast<int>(P.members.back().size());
         for (size_t k = 0; k < grp.size(); ++k) {
-            if (group_in.back()[grp[k]] >= 0) throw Error("model: a task appears twice in one all-to-all group");
-            group_in.back()[grp[k]] = id;
-            pos_in.back()[grp[k]] = static_cast<int>(k);
+            if (P.group_in.back()[grp[k]] >= 0) throw Error("model: a task appears twice in one all-to-all group");
+            P.group_in.back()[grp[k]] = id;
+            P.pos_in.back()[grp[k]] = static_cast<int>(k);
         }
-        members.back().push_back(&grp);
+        P.members.back().push_back(&grp);
     }
-    const int nph = static_cast<int>(group_in.size());
+    return P;
+}
 
-    // Sort every edge into the exchange or into its all-to-all phase and
-    // pairwise step.  Step s of a group of p pairs position r with r XOR s
-    // when p is a power of two (SMPI's "pair" algorithm), else r sends to
-    // r + s (mod p) (MPICH's pairwise exchange).
-    struct Msg {
-        int a, b;
-        double bytes;
-    };
+struct Msg {
+    int a, b;  // nodes
+    double bytes;
+};
+
+// Every edge sorted into the exchange or into its all-to-all phase and
+// pairwise step.  Step s of a group of p pairs position r with r XOR s
+// when p is a power of two (SMPI's "pair" algorithm), else r sends to
+// r + s (mod p) (MPICH's pairwise exchange).
+struct Traffic {
     std::vector<Msg> exchange;
-    std::vector<std::vector<std::vector<Msg>>> steps(nph);  // steps[ph][s]
-    std::vector<std::vector<double>> sent(nph);             // bytes a task sends inside its group
-    for (int ph = 0; ph < nph; ++ph) sent[ph].assign(g.n(), 0.0);
-    TimePrediction r;
+    std::vector<std::vector<std::vector<Msg>>> steps;  // steps[ph][s]
+    std::vector<std::vector<double>> sent;             // bytes a task sends inside its group
+    double hop_bytes = 0;
+};
+
+Traffic sort_traffic(const Graph &g, const Topology &topo, const std::vector<int> &place, const Phases &P,
+                     double unit) {
+    const int nph = P.count();
+    Traffic tr;
+    tr.steps.resize(nph);
+    tr.sent.resize(nph);
+    for (int ph = 0; ph < nph; ++ph) tr.sent[ph].assign(g.n(), 0.0);
     for (int i = 0; i < g.n(); ++i) {
         for (int64_t e = g.begin(i); e < g.end(i); ++e) {
             const int j = g.target(e);
             const Msg m{place[i], place[j], g.weight(e) * unit};
-            r.hop_bytes += m.bytes * topo.hops(m.a, m.b);
+            tr.hop_bytes += m.bytes * topo.hops(m.a, m.b);
             int ph = 0;
-            while (ph < nph && !(group_in[ph][i] >= 0 && group_in[ph][i] == group_in[ph][j])) ++ph;
+            while (ph < nph && !(P.group_in[ph][i] >= 0 && P.group_in[ph][i] == P.group_in[ph][j])) ++ph;
             if (ph == nph) {
-                exchange.push_back(m);
+                tr.exchange.push_back(m);
                 continue;
             }
-            const int p = static_cast<int>(members[ph][group_in[ph][i]]->size());
-            const int pi = pos_in[ph][i], pj = pos_in[ph][j];
+            const int p = static_cast<int>(P.members[ph][P.group_in[ph][i]]->size());
+            const int pi = P.pos_in[ph][i], pj = P.pos_in[ph][j];
             const int step = (p & (p - 1)) == 0 ? (pi ^ pj) : (pj - pi + p) % p;
-            if (static_cast<int>(steps[ph].size()) <= step) steps[ph].resize(step + 1);
-            steps[ph][step].push_back(m);
-            sent[ph][i] += m.bytes;
+            if (static_cast<int>(tr.steps[ph].size()) <= step) tr.steps[ph].resize(step + 1);
+            tr.steps[ph][step].push_back(m);
+            tr.sent[ph][i] += m.bytes;
         }
     }
+    return tr;
+}
 
-    // Messages in flight together: (busiest link, longest route latency).
-    Load load(links.count);
-    std::vector<int64_t> buf;
-    auto concurrent = [&](const std::vector<Msg> &msgs) {
-        load.reset();
+// Times of sets of messages in flight together on the machine's links.
+class Flight {
+public:
+    explicit Flight(const Links &links) : links_(links), load_(links.count) {}
+
+    // (busiest link, longest route latency)
+    std::pair<double, double> concurrent(const std::vector<Msg> &msgs) {
+        load_.reset();
         double lat = 0;
         for (const Msg &m : msgs)
-            lat = std::max(lat, links.route(m.a, m.b, m.bytes, buf, [&](int64_t l, double x) { load.add(l, x); }));
-        return std::make_pair(load.max(), lat);
-    };
+            lat = std::max(lat, links_.route(m.a, m.b, m.bytes, buf_, [&](int64_t l, double x) { load_.add(l, x); }));
+        return std::make_pair(load_.max(), lat);
+    }
+
     // The time of messages posted together (drain_seconds) for exchanges of
     // at most kDrainMaxMessages; larger ones take the busiest link plus the
     // longest route's latency.
-    auto drained = [&](const std::vector<Msg> &msgs, std::pair<double, double> busiest) {
+    double drained(const std::vector<Msg> &msgs, std::pair<double, double> busiest) {
         if (msgs.size() > kDrainMaxMessages) return busiest.first + busiest.second;
         std::unordered_map<int64_t, int> compact;
         std::vector<double> cap, bytes, start, penalty;
@@ -398,9 +438,9 @@ TimePrediction predict_time(const Graph &g, const Topology &topo, const std::vec
         for (const Msg &m : msgs) {
             if (m.a == m.b || !(m.bytes > 0)) continue;
             std::vector<int> path;
-            const double lat = links.route(m.a, m.b, m.bytes, buf, [&](int64_t l, double) {
+            const double lat = links_.route(m.a, m.b, m.bytes, buf_, [&](int64_t l, double) {
                 auto it = compact.emplace(l, static_cast<int>(cap.size())).first;
-                if (it->second == static_cast<int>(cap.size())) cap.push_back(links.link_bw(l));
+                if (it->second == static_cast<int>(cap.size())) cap.push_back(links_.link_bw(l));
                 path.push_back(it->second);
             });
             links_of.push_back(std::move(path));
@@ -409,35 +449,64 @@ TimePrediction predict_time(const Graph &g, const Topology &topo, const std::vec
             penalty.push_back(lat);
         }
         return drain_seconds(links_of, std::move(bytes), start, penalty, cap, busiest.first + busiest.second);
-    };
-    const auto ex = concurrent(exchange);
+    }
+
+private:
+    const Links &links_;
+    Load load_;
+    std::vector<int64_t> buf_;
+};
+
+// The bisection bound of one phase's groups on a torus: the effective
+// length times the most bytes a member sends, over the links crossing.
+double bisection_bound(const TorusTopology *torus, const std::vector<const std::vector<int> *> &groups,
+                       const std::vector<double> &sent, const std::vector<int> &place, const Links &links) {
+    double bis = 0;
+    for (const auto *grp : groups) {
+        const size_t p = grp->size();
+        if (!torus || p < 2) continue;
+        double D = 0;
+        std::vector<int> nodes;
+        for (int t : *grp) {
+            D = std::max(D, sent[t]);
+            nodes.push_back(place[t]);
+        }
+        D *= static_cast<double>(p) / static_cast<double>(p - 1);
+        double m = 0;
+        for (int d = 0; d < torus->net_dims(); ++d) m = std::max(m, effective_length(*torus, nodes, d));
+        bis = std::max(bis, m * D / (4 * links.bw[0]));
+    }
+    return bis;
+}
+
+} // namespace
+
+TimePrediction predict_time(const Graph &g, const Topology &topo, const std::vector<int> &place,
+                            const std::vector<std::vector<int>> &alltoall_groups, const ModelParams &params) {
+    check_placement(topo, g.n(), place);
+    if (!(params.bytes_per_unit > 0)) throw Error("model: bytes per unit must be > 0");
+    const Links links = make_links(topo, params);
+    const Phases P = make_phases(g.n(), alltoall_groups);
+    const int nph = P.count();
+    const Traffic tr = sort_traffic(g, topo, place, P, params.bytes_per_unit);
+    TimePrediction r;
+    r.hop_bytes = tr.hop_bytes;
+
+    Flight flight(links);
+    const auto ex = flight.concurrent(tr.exchange);
     r.busiest_link = ex.first;
-    r.exchange = drained(exchange, ex);
+    r.exchange = flight.drained(tr.exchange, ex);
 
     const auto *torus = topo.kind() == TopologyKind::Torus ? static_cast<const TorusTopology *>(&topo) : nullptr;
     for (int ph = 0; ph < nph; ++ph) {
         double pairwise = 0;
-        for (const auto &msgs : steps[ph]) {
+        for (const auto &msgs : tr.steps[ph]) {
             if (msgs.empty()) continue;
-            const auto st = concurrent(msgs);
+            const auto st = flight.concurrent(msgs);
             r.busiest_link = std::max(r.busiest_link, st.first);
             pairwise += st.first + st.second;
         }
-        double bis = 0;
-        for (const auto *grp : members[ph]) {
-            const size_t p = grp->size();
-            if (!torus || p < 2) continue;
-            double D = 0;
-            std::vector<int> nodes;
-            for (int t : *grp) {
-                D = std::max(D, sent[ph][t]);
-                nodes.push_back(place[t]);
-            }
-            D *= static_cast<double>(p) / static_cast<double>(p - 1);
-            double m = 0;
-            for (int d = 0; d < torus->net_dims(); ++d) m = std::max(m, effective_length(*torus, nodes, d));
-            bis = std::max(bis, m * D / (4 * links.bw[0]));
-        }
+        const double bis = bisection_bound(torus, P.members[ph], tr.sent[ph], place, links);
         r.bisection = std::max(r.bisection, bis);
         r.alltoall += std::max(pairwise, bis);
     }

@@ -82,12 +82,9 @@ std::string fmt_cost(double c) {
     return s.str();
 }
 
-} // namespace
-
-NodeTree node_tree(const Machine &m, const Settings &s) {
+// The enabled kinds that partition every core, coarse to fine.
+std::vector<Partition> candidate_partitions(const Machine &m, const Settings &s) {
     const int ncores = m.ncores;
-    if (ncores < 1) throw Error("rankmap_discover: the probed node has no core", ErrorKind::Internal);
-    // candidate partitions, coarse to fine
     std::vector<Partition> cand;
     for (int k = 0; k < kNumTierKinds; ++k) {
         const TierKind kind = static_cast<TierKind>(k);
@@ -96,6 +93,50 @@ NodeTree node_tree(const Machine &m, const Settings &s) {
         cand.push_back(normalize(kind, m.group[k]));
     }
     std::stable_sort(cand.begin(), cand.end(), [](const Partition &a, const Partition &b) { return a.count < b.count; });
+    return cand;
+}
+
+// NUMA distances scale the package and NUMA tiers (nt.tiers[t] is kept[t]).
+void apply_numa_distances(const Machine &m, const std::vector<Partition> &kept, NodeTree &nt) {
+    const int ncores = m.ncores;
+    const size_t nn = m.numa_group.size();
+    // a representative core of every NUMA node, and the first kept tier
+    // at which two representatives differ
+    const auto &numa_raw = m.group[static_cast<int>(TierKind::Numa)];
+    std::vector<int> rep(nn, -1);
+    for (size_t i = 0; i < nn; ++i)
+        for (int c = 0; c < ncores && rep[i] < 0; ++c)
+            if (numa_raw.size() == static_cast<size_t>(ncores) && numa_raw[c] == m.numa_group[i]) rep[i] = c;
+    double local = 0;
+    for (size_t i = 0; i < nn; ++i) local += m.numa_distance[i * nn + i];
+    local /= static_cast<double>(nn);
+    std::vector<double> sum(kept.size(), 0.0);
+    std::vector<int> cnt(kept.size(), 0);
+    for (size_t i = 0; i < nn; ++i)
+        for (size_t j = 0; j < nn; ++j) {
+            if (i == j || rep[i] < 0 || rep[j] < 0) continue;
+            for (size_t t = 0; t < kept.size(); ++t)
+                if (kept[t].id[rep[i]] != kept[t].id[rep[j]]) {
+                    sum[t] += m.numa_distance[i * nn + j];
+                    ++cnt[t];
+                    break;
+                }
+        }
+    if (local > 0)
+        for (size_t t = 0; t < kept.size(); ++t)
+            if (cnt[t] > 0 && (kept[t].kind == TierKind::Package || kept[t].kind == TierKind::Numa)) {
+                double r = sum[t] / cnt[t] / local;
+                nt.tiers[t].cost = 2.0 + 8.0 * (r - 1.0);
+                if (nt.tiers[t].cost < 0) nt.tiers[t].cost = 0;
+            }
+}
+
+} // namespace
+
+NodeTree node_tree(const Machine &m, const Settings &s) {
+    const int ncores = m.ncores;
+    if (ncores < 1) throw Error("rankmap_discover: the probed node has no core", ErrorKind::Internal);
+    const std::vector<Partition> cand = candidate_partitions(m, s);
     std::vector<Partition> kept;
     std::vector<int> arity;
     Partition whole{TierKind::Package, std::vector<int>(ncores, 0), 1};
@@ -130,71 +171,108 @@ NodeTree node_tree(const Machine &m, const Settings &s) {
     if (core_tier) nt.tiers.push_back({"core", per_leaf, default_cost(TierKind::Core)});
     nt.cores_per_leaf = core_tier ? 1 : per_leaf;
 
-    // NUMA distances scale the package and NUMA tiers
     const size_t nn = m.numa_group.size();
-    if (s.use_distances && nn >= 2 && m.numa_distance.size() == nn * nn) {
-        // a representative core of every NUMA node, and the first kept tier
-        // at which two representatives differ
-        const auto &numa_raw = m.group[static_cast<int>(TierKind::Numa)];
-        std::vector<int> rep(nn, -1);
-        for (size_t i = 0; i < nn; ++i)
-            for (int c = 0; c < ncores && rep[i] < 0; ++c)
-                if (numa_raw.size() == static_cast<size_t>(ncores) && numa_raw[c] == m.numa_group[i]) rep[i] = c;
-        double local = 0;
-        for (size_t i = 0; i < nn; ++i) local += m.numa_distance[i * nn + i];
-        local /= static_cast<double>(nn);
-        std::vector<double> sum(kept.size(), 0.0);
-        std::vector<int> cnt(kept.size(), 0);
-        for (size_t i = 0; i < nn; ++i)
-            for (size_t j = 0; j < nn; ++j) {
-                if (i == j || rep[i] < 0 || rep[j] < 0) continue;
-                for (size_t t = 0; t < kept.size(); ++t)
-                    if (kept[t].id[rep[i]] != kept[t].id[rep[j]]) {
-                        sum[t] += m.numa_distance[i * nn + j];
-                        ++cnt[t];
-                        break;
-                    }
-            }
-        if (local > 0)
-            for (size_t t = 0; t < kept.size(); ++t)
-                if (cnt[t] > 0 && (kept[t].kind == TierKind::Package || kept[t].kind == TierKind::Numa)) {
-                    double r = sum[t] / cnt[t] / local;
-                    nt.tiers[t].cost = 2.0 + 8.0 * (r - 1.0);
-                    if (nt.tiers[t].cost < 0) nt.tiers[t].cost = 0;
-                }
-    }
+    if (s.use_distances && nn >= 2 && m.numa_distance.size() == nn * nn) apply_numa_distances(m, kept, nt);
     for (auto &t : nt.tiers)
         for (int k = 0; k < kNumTierKinds; ++k)
             if (t.name == tier_name(static_cast<TierKind>(k)) && s.named_cost[k] >= 0) t.cost = s.named_cost[k];
     return nt;
 }
 
-Hierarchy build(int nprocs, const int *node_of_proc, const Settings &s, const NodeTree &inner) {
-    const std::string who = "rankmap_discover: ";
-    if (nprocs < 1) throw Error(who + "nprocs must be at least 1 (got " + std::to_string(nprocs) + ")");
-    // ---- the node tier
-    std::vector<int> node(nprocs);
+namespace {
+
+const std::string kWho = "rankmap_discover: ";
+
+// The node of every process (from node_size or node_of_proc); returns the
+// number of nodes.
+int node_tier(int nprocs, const int *node_of_proc, const Settings &s, std::vector<int> &node) {
+    const std::string &who = kWho;
+    node.assign(nprocs, 0);
     int nnodes = 0;
     if (s.node_size > 0) {
         for (int p = 0; p < nprocs; ++p) node[p] = p / s.node_size;
-        nnodes = (nprocs + s.node_size - 1) / s.node_size;
-    } else {
-        if (!node_of_proc)
-            throw Error(who + "node_of_proc is NULL and the settings '" + s.text + "' declare no node_size");
-        for (int p = 0; p < nprocs; ++p) {
-            if (node_of_proc[p] < 0 || node_of_proc[p] >= nprocs)
-                throw Error(who + "node_of_proc[" + std::to_string(p) + "] = " + std::to_string(node_of_proc[p]) +
-                            " is not a node index 0.." + std::to_string(nprocs - 1));
-            node[p] = node_of_proc[p];
-            nnodes = std::max(nnodes, node[p] + 1);
-        }
-        std::vector<char> used(nnodes, 0);
-        for (int v : node) used[v] = 1;
-        for (int v = 0; v < nnodes; ++v)
-            if (!used[v])
-                throw Error(who + "node_of_proc uses node " + std::to_string(nnodes - 1) + " but no process is on node " +
-                            std::to_string(v) + " (node indices must be consecutive from 0)");
+        return (nprocs + s.node_size - 1) / s.node_size;
     }
+    if (!node_of_proc)
+        throw Error(who + "node_of_proc is NULL and the settings '" + s.text + "' declare no node_size");
+    for (int p = 0; p < nprocs; ++p) {
+        if (node_of_proc[p] < 0 || node_of_proc[p] >= nprocs)
+            throw Error(who + "node_of_proc[" + std::to_string(p) + "] = " + std::to_string(node_of_proc[p]) +
+                        " is not a node index 0.." + std::to_string(nprocs - 1));
+        node[p] = node_of_proc[p];
+        nnodes = std::max(nnodes, node[p] + 1);
+    }
+    std::vector<char> used(nnodes, 0);
+    for (int v : node) used[v] = 1;
+    for (int v = 0; v < nnodes; ++v)
+        if (!used[v])
+            throw Error(who + "node_of_proc uses node " + std::to_string(nnodes - 1) + " but no process is on node " +
+                        std::to_string(v) + " (node indices must be consecutive from 0)");
+    return nnodes;
+}
+
+int leaf_count(const std::vector<Tier> &in) {
+    int leaves = 1;
+    for (auto &t : in) leaves *= t.arity;
+    return leaves;
+}
+
+// The tiers inside a node trimmed to the occupied cores 0..ppn-1 when they
+// are a whole subtree; otherwise `in` unchanged (q = cores per leaf).
+void trim_to_occupied(std::vector<Tier> &in, int ppn, int q) {
+    std::vector<Tier> trimmed;
+    bool whole = true;
+    int units = ppn;
+    if (q > 1) {
+        if (units % q == 0) units /= q;
+        else if (units < q) units = 1;
+        else whole = false;
+    }
+    for (int t = static_cast<int>(in.size()) - 1; t >= 0 && whole && units > 1; --t) {
+        if (units % in[t].arity == 0) {
+            trimmed.insert(trimmed.begin(), in[t]);
+            units /= in[t].arity;
+        } else if (units < in[t].arity) {
+            trimmed.insert(trimmed.begin(), in[t]);
+            trimmed.front().arity = units;
+            units = 1;
+        } else {
+            whole = false;
+        }
+    }
+    if (whole) in = trimmed;
+}
+
+// cost= of the settings, one per tier, replaces every tier's cost.
+void apply_positional_costs(const Settings &s, Hierarchy &h) {
+    if (s.positional_cost.empty()) return;
+    if (s.positional_cost.size() != h.tiers.size()) {
+        std::string names;
+        for (auto &t : h.tiers) names += (names.empty() ? "" : ",") + t.name;
+        throw Error(kWho + "settings '" + s.text + "': cost= gives " + std::to_string(s.positional_cost.size()) +
+                    " costs but the hierarchy found has " + std::to_string(h.tiers.size()) + " tiers (" + names +
+                    "); give one per tier or name them (cost=node:100,core:1)");
+    }
+    for (size_t t = 0; t < h.tiers.size(); ++t) h.tiers[t].cost = s.positional_cost[t];
+}
+
+std::string tree_string(const Hierarchy &h) {
+    std::ostringstream spec;
+    spec << "tree:";
+    for (size_t t = 0; t < h.tiers.size(); ++t) spec << (t ? "x" : "") << h.tiers[t].arity;
+    spec << ":cost=";
+    for (size_t t = 0; t < h.tiers.size(); ++t) spec << (t ? "," : "") << fmt_cost(h.tiers[t].cost);
+    if (h.slots > 1) spec << ":slots=" << h.slots;
+    return spec.str();
+}
+
+} // namespace
+
+Hierarchy build(int nprocs, const int *node_of_proc, const Settings &s, const NodeTree &inner) {
+    const std::string &who = kWho;
+    if (nprocs < 1) throw Error(who + "nprocs must be at least 1 (got " + std::to_string(nprocs) + ")");
+    std::vector<int> node;
+    const int nnodes = node_tier(nprocs, node_of_proc, s, node);
     std::vector<int> local(nprocs), count(nnodes, 0);
     for (int p = 0; p < nprocs; ++p) local[p] = count[node[p]]++;
     const int ppn = *std::max_element(count.begin(), count.end());
@@ -202,61 +280,21 @@ Hierarchy build(int nprocs, const int *node_of_proc, const Settings &s, const No
     // ---- the tiers inside a node, trimmed to the occupied cores
     std::vector<Tier> in = inner.tiers;
     const int C = inner.ncores, q = inner.cores_per_leaf;
-    int leaves = 1;
-    for (auto &t : in) leaves *= t.arity;
-    if (ppn < C) {
-        // occupied cores 0..ppn-1: a whole subtree?
-        std::vector<Tier> trimmed;
-        bool whole = true;
-        int units = ppn;
-        if (q > 1) {
-            if (units % q == 0) units /= q;
-            else if (units < q) units = 1;
-            else whole = false;
-        }
-        for (int t = static_cast<int>(in.size()) - 1; t >= 0 && whole && units > 1; --t) {
-            if (units % in[t].arity == 0) {
-                trimmed.insert(trimmed.begin(), in[t]);
-                units /= in[t].arity;
-            } else if (units < in[t].arity) {
-                trimmed.insert(trimmed.begin(), in[t]);
-                trimmed.front().arity = units;
-                units = 1;
-            } else {
-                whole = false;
-            }
-        }
-        if (whole) {
-            in = trimmed;
-            leaves = 1;
-            for (auto &t : in) leaves *= t.arity;
-        }
-    }
+    if (ppn < C) trim_to_occupied(in, ppn, q);
     // all processes on one node: inner tiers only where they pay off
     if (nnodes == 1) {
         bool memory_tier = false;
         for (auto &t : in) memory_tier |= t.name == "package" || t.name == "numa";
-        if (s.single_node == SingleNode::Flat || (s.single_node == SingleNode::Auto && !memory_tier)) {
-            in.clear();
-            leaves = 1;
-        }
+        if (s.single_node == SingleNode::Flat || (s.single_node == SingleNode::Auto && !memory_tier)) in.clear();
     }
+    const int leaves = leaf_count(in);
 
     Hierarchy h;
     h.tiers.push_back({"node", nnodes, s.node_cost >= 0 ? s.node_cost : kDefaultNodeCost});
     for (auto &t : in) h.tiers.push_back(t);
     if (h.tiers.size() > 6)
         throw Error(who + "the hierarchy has " + std::to_string(h.tiers.size()) + " tiers (at most 6; choose fewer with tiers=)");
-    if (!s.positional_cost.empty()) {
-        if (s.positional_cost.size() != h.tiers.size()) {
-            std::string names;
-            for (auto &t : h.tiers) names += (names.empty() ? "" : ",") + t.name;
-            throw Error(who + "settings '" + s.text + "': cost= gives " + std::to_string(s.positional_cost.size()) +
-                        " costs but the hierarchy found has " + std::to_string(h.tiers.size()) + " tiers (" + names +
-                        "); give one per tier or name them (cost=node:100,core:1)");
-        }
-        for (size_t t = 0; t < h.tiers.size(); ++t) h.tiers[t].cost = s.positional_cost[t];
-    }
+    apply_positional_costs(s, h);
 
     // ---- leaf of every process: local rank i on core i mod C
     h.place.resize(nprocs);
@@ -271,14 +309,7 @@ Hierarchy build(int nprocs, const int *node_of_proc, const Settings &s, const No
     if (h.slots > 1024)
         throw Error(who + std::to_string(h.slots) + " processes on one leaf (at most 1024; declare more tiers or nodes)",
                     ErrorKind::TooSmall);
-
-    std::ostringstream spec;
-    spec << "tree:";
-    for (size_t t = 0; t < h.tiers.size(); ++t) spec << (t ? "x" : "") << h.tiers[t].arity;
-    spec << ":cost=";
-    for (size_t t = 0; t < h.tiers.size(); ++t) spec << (t ? "," : "") << fmt_cost(h.tiers[t].cost);
-    if (h.slots > 1) spec << ":slots=" << h.slots;
-    h.spec = spec.str();
+    h.spec = tree_string(h);
     return h;
 }
 

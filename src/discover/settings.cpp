@@ -34,6 +34,62 @@ int tier_index(const std::string &name) {
     throw Error("rankmap_discover: settings '" + s.text + "': '" + entry + "': " + why);
 }
 
+// tiers=LIST|none
+void set_tiers(Settings &s, const std::string &entry, const std::string &val) {
+    for (bool &e : s.tier_enabled) e = false;
+    if (val == "none") return;
+    auto names = split(val, ",");
+    if (names.empty()) bad(s, entry, "no tier named (package, numa, l3, l2, core, or none)");
+    for (auto &n : names) {
+        int k = tier_index(trim(n));
+        if (k < 0) bad(s, entry, "unknown tier '" + trim(n) + "' (package, numa, l3, l2, core, or none)");
+        s.tier_enabled[k] = true;
+    }
+}
+
+// cost=C0,C1,... or cost=NAME:C,...
+void set_costs(Settings &s, const std::string &entry, const std::string &val) {
+    auto parts = split(val, ",");
+    if (parts.empty()) bad(s, entry, "no cost given");
+    bool named = val.find(':') != std::string::npos;
+    for (auto &p : parts) {
+        std::string name, num = trim(p);
+        if (named) {
+            auto colon = p.find(':');
+            if (colon == std::string::npos) bad(s, entry, "mixes named and positional costs ('" + trim(p) + "')");
+            name = trim(p.substr(0, colon));
+            num = trim(p.substr(colon + 1));
+        }
+        double c;
+        if (!parse_double(num, c) || c < 0) bad(s, entry, "cost '" + num + "' must be a number >= 0");
+        if (!named) {
+            s.positional_cost.push_back(c);
+        } else if (name == "node") {
+            s.node_cost = c;
+        } else {
+            int k = tier_index(name);
+            if (k < 0) bad(s, entry, "unknown tier '" + name + "' (node, package, numa, l3, l2, core)");
+            s.named_cost[k] = c;
+        }
+    }
+    if (s.positional_cost.size() > 6) bad(s, entry, "at most 6 tiers");
+}
+
+// hwloc=synthetic:DESC|xml:PATH|system
+void set_hwloc(Settings &s, const std::string &entry, const std::string &val) {
+    s.hwloc_synthetic.clear();
+    s.hwloc_xml.clear();
+    if (val.rfind("synthetic:", 0) == 0) {
+        s.hwloc_synthetic = trim(val.substr(10));
+        if (s.hwloc_synthetic.empty()) bad(s, entry, "empty synthetic description");
+    } else if (val.rfind("xml:", 0) == 0) {
+        s.hwloc_xml = trim(val.substr(4));
+        if (s.hwloc_xml.empty()) bad(s, entry, "no XML file name");
+    } else if (val != "system") {
+        bad(s, entry, "expected synthetic:DESC, xml:PATH or system");
+    }
+}
+
 } // namespace
 
 const char *tier_name(TierKind k) { return kTierNames[static_cast<int>(k)]; }
@@ -64,54 +120,11 @@ Settings parse_settings(const char *text) {
                 bad(s, entry, "node_size must be a whole number >= 1");
             s.node_size = static_cast<int>(v);
         } else if (key == "tiers") {
-            for (bool &e : s.tier_enabled) e = false;
-            if (val != "none") {
-                auto names = split(val, ",");
-                if (names.empty()) bad(s, entry, "no tier named (package, numa, l3, l2, core, or none)");
-                for (auto &n : names) {
-                    int k = tier_index(trim(n));
-                    if (k < 0)
-                        bad(s, entry, "unknown tier '" + trim(n) + "' (package, numa, l3, l2, core, or none)");
-                    s.tier_enabled[k] = true;
-                }
-            }
+            set_tiers(s, entry, val);
         } else if (key == "cost") {
-            auto parts = split(val, ",");
-            if (parts.empty()) bad(s, entry, "no cost given");
-            bool named = val.find(':') != std::string::npos;
-            for (auto &p : parts) {
-                std::string name, num = trim(p);
-                if (named) {
-                    auto colon = p.find(':');
-                    if (colon == std::string::npos) bad(s, entry, "mixes named and positional costs ('" + trim(p) + "')");
-                    name = trim(p.substr(0, colon));
-                    num = trim(p.substr(colon + 1));
-                }
-                double c;
-                if (!parse_double(num, c) || c < 0) bad(s, entry, "cost '" + num + "' must be a number >= 0");
-                if (!named) {
-                    s.positional_cost.push_back(c);
-                } else if (name == "node") {
-                    s.node_cost = c;
-                } else {
-                    int k = tier_index(name);
-                    if (k < 0) bad(s, entry, "unknown tier '" + name + "' (node, package, numa, l3, l2, core)");
-                    s.named_cost[k] = c;
-                }
-            }
-            if (s.positional_cost.size() > 6) bad(s, entry, "at most 6 tiers");
+            set_costs(s, entry, val);
         } else if (key == "hwloc") {
-            s.hwloc_synthetic.clear();
-            s.hwloc_xml.clear();
-            if (val.rfind("synthetic:", 0) == 0) {
-                s.hwloc_synthetic = trim(val.substr(10));
-                if (s.hwloc_synthetic.empty()) bad(s, entry, "empty synthetic description");
-            } else if (val.rfind("xml:", 0) == 0) {
-                s.hwloc_xml = trim(val.substr(4));
-                if (s.hwloc_xml.empty()) bad(s, entry, "no XML file name");
-            } else if (val != "system") {
-                bad(s, entry, "expected synthetic:DESC, xml:PATH or system");
-            }
+            set_hwloc(s, entry, val);
         } else if (key == "distances") {
             if (val == "on") s.use_distances = true;
             else if (val == "off") s.use_distances = false;

@@ -87,12 +87,65 @@ static int machine_is_grid(int *wrap)
     return 1;
 }
 
+/* The extent along one axis of D coordinates of the box holding the used
+ * ones, and in *lo its first coordinate.  On a wrapping axis the longest
+ * cyclic run of unused coordinates is outside the box. */
+static int axis_extent(const unsigned char *used, int D, int wraps, int *lo)
+{
+    if (wraps) {
+        int best = 0, best_end = -1;
+        for (int start = 0; start < D; start++) {
+            int len = 0;
+            if (used[start] || !used[(start + D - 1) % D])
+                continue; /* not the first of a run of unused ones */
+            while (len < D && !used[(start + len) % D])
+                len++;
+            if (len > best) {
+                best = len;
+                best_end = (start + len) % D;
+            }
+        }
+        if (best > 0) {
+            *lo = best_end;
+            return D - best;
+        }
+        return D;
+    }
+    int hi = -1;
+    *lo = D;
+    for (int x = 0; x < D; x++)
+        if (used[x]) {
+            *lo = x < *lo ? x : *lo;
+            hi = x;
+        }
+    return hi - *lo + 1;
+}
+
+/* Whether the SIZE box coordinates REL (SIZE x ND, within EXT) are all
+ * different, so that every node of the box holds one process. */
+static int one_per_node(const int *rel, int size, int nd, const int *ext)
+{
+    unsigned char *seen = calloc((size_t) size, 1);
+    int ok = seen != NULL;
+    for (int i = 0; ok && i < size; i++) {
+        long long idx = 0;
+        for (int d = 0; d < nd; d++)
+            idx = idx * ext[d] + rel[i * nd + d];
+        if (idx >= size || seen[idx])
+            ok = 0;
+        else
+            seen[idx] = 1;
+    }
+    free(seen);
+    return ok;
+}
+
 /* The schedule of the box C fills (NULL when it fills none). */
 static rankmap_tbcast *find_box(rml_comm c, int size, int *ext, int *box_wrap)
 {
     int nd = rml.ndims, mwrap[RANKMAP_TBCAST_MAX_DIMS], maxdim = 0;
     int *world = NULL, *abs = NULL;
-    unsigned char *used = NULL, *seen = NULL;
+    unsigned char *used = NULL;
     long long volume = 1;
     rankmap_tbcast *s = NULL;
     if (!machine_is_grid(mwrap))
@@ -113,38 +166,11 @@ static rankmap_tbcast *find_box(rml_comm c, int size, int *ext, int *box_wrap)
         memcpy(abs + (size_t) i * nd, x, (size_t) nd * sizeof(int));
     }
     for (int d = 0; d < nd; d++) {
-        int D = rml.dims[d], lo = 0, extent = D;
+        int D = rml.dims[d], lo = 0, extent;
         memset(used, 0, (size_t) D);
         for (int i = 0; i < size; i++)
             used[abs[i * nd + d]] = 1;
-        if (mwrap[d]) {
-            /* the longest cyclic run of unused coordinates is outside the box */
-            int best = 0, best_end = -1;
-            for (int start = 0; start < D; start++) {
-                int len = 0;
-                if (used[start] || !used[(start + D - 1) % D])
-                    continue; /* not the first of a run of unused ones */
-                while (len < D && !used[(start + len) % D])
-                    len++;
-                if (len > best) {
-                    best = len;
-                    best_end = (start + len) % D;
-                }
-            }
-            if (best > 0) {
-                lo = best_end;
-                extent = D - best;
-            }
-        } else {
-            int hi = -1;
-            lo = D;
-            for (int x = 0; x < D; x++)
-                if (used[x]) {
-                    lo = x < lo ? x : lo;
-                    hi = x;
-                }
-            extent = hi - lo + 1;
-        }
+        extent = axis_extent(used, D, mwrap[d], &lo);
         ext[d] = extent;
         box_wrap[d] = mwrap[d] && extent == D;
         volume *= extent;
@@ -153,24 +179,14 @@ static rankmap_tbcast *find_box(rml_comm c, int size, int *ext, int *box_wrap)
     }
     if (volume != size)
         goto done; /* holes, or several processes on one node */
-    seen = calloc((size_t) size, 1);
-    if (!seen)
+    if (!one_per_node(abs, size, nd, ext))
         goto done;
-    for (int i = 0; i < size; i++) {
-        long long idx = 0;
-        for (int d = 0; d < nd; d++)
-            idx = idx * ext[d] + abs[i * nd + d];
-        if (idx >= size || seen[idx])
-            goto done;
-        seen[idx] = 1;
-    }
     if (rankmap_tbcast_create(nd, ext, box_wrap, size, abs, &s, NULL, 0) != RANKMAP_OK)
         s = NULL;
 done:
     free(world);
     free(abs);
     free(used);
-    free(seen);
     return s;
 }
 

@@ -180,6 +180,41 @@ out:
     return rc;
 }
 
+/* The winner's scatter: sendbuf[2i] = member i's new rank, sendbuf[2v + 1] = the
+ * old rank whose vertex new rank v gets (-1: none); NULL NEW_OF_MEMBER: identity. */
+static void fill_pairs(int *sendbuf, int size, int ntasks, const int *new_of_member)
+{
+    for (int i = 0; i < size; i++)
+        sendbuf[2 * i + 1] = -1;
+    for (int i = 0; i < size; i++) {
+        int v = new_of_member ? new_of_member[i] : (i < ntasks ? i : -1);
+        sendbuf[2 * i] = v;
+        if (v >= 0)
+            sendbuf[2 * v + 1] = i;
+    }
+}
+
+/* The winner's REP from its candidate (NULL: out of memory), or why it keeps the order. */
+static void report_winner(const char *what, int ntasks, int k, const candidate *cand, rml_report *rep)
+{
+    if (!cand) {
+        rml_say("%s: reorder kept the identity order (out of memory)", what);
+    } else if (cand->status != RANKMAP_OK) {
+        rml_say("%s: reorder kept the identity order (%s)", what, cand->why);
+    } else {
+        rep->valid = 1;
+        rep->F_before = cand->before.F;
+        rep->F_after = cand->after.F;
+        rep->F_min = cand->after.F_min;
+        rep->map_seconds = cand->after.seconds;
+        snprintf(rep->algorithm, sizeof(rep->algorithm), "%s", cand->after.algorithm);
+        if (rml_int(RML_S_VERBOSE))
+            rml_say("%s: %d tasks, F %g -> %g (F_min %g), %s, %.3f ms%s; %s", what, ntasks, cand->before.F,
+                    cand->after.F, cand->after.F_min, cand->after.algorithm, 1e3 * cand->after.seconds,
+                    k > 1 ? ", best of the portfolio" : "", cand->why);
+    }
+}
+
 /* Every process of C: the portfolio maps, elects, and the winner hands
  * every process pair[0] = its new rank (-1: none) and pair[1] = the old
  * rank that receives its vertex (-1: none).  GRAPH is rank 0's; freed. */
@@ -236,31 +271,8 @@ static int reorder_collective(rml_comm c, const char *what, int ntasks, rankmap_
                 goto out; /* cannot happen after the free above but for a broken heap */
             }
         }
-        for (int i = 0; i < size; i++)
-            sendbuf[2 * i + 1] = -1;
-        for (int i = 0; i < size; i++) {
-            int v = new_of_member && cand ? new_of_member[i] : (i < ntasks ? i : -1);
-            sendbuf[2 * i] = v;
-            if (v >= 0)
-                sendbuf[2 * v + 1] = i;
-        }
-        if (!cand || !new_of_member) {
-            rml_say("%s: reorder kept the identity order (out of memory)", what);
-        } else if (cand->status != RANKMAP_OK) {
-            rml_say("%s: reorder kept the identity order (%s)", what, cand->why);
-        } else {
-            rep.valid = 1;
-            rep.F_before = cand->before.F;
-            rep.F_after = cand->after.F;
-            rep.F_min = cand->after.F_min;
-            rep.map_seconds = cand->after.seconds;
-            snprintf(rep.algorithm, sizeof(rep.algorithm), "%s", cand->after.algorithm);
-            if (rml_int(RML_S_VERBOSE))
-                rml_say("%s: %d tasks, F %g -> %g (F_min %g), %s, %.3f ms%s; %s", what, ntasks,
-                        cand->before.F, cand->after.F, cand->after.F_min, cand->after.algorithm,
-                        1e3 * cand->after.seconds, k > 1 ? ", best of the portfolio" : "",
-                        cand->why);
-        }
+        fill_pairs(sendbuf, size, ntasks, cand ? new_of_member : NULL);
+        report_winner(what, ntasks, k, new_of_member ? cand : NULL, &rep);
         if (k > 1 && rml_int(RML_S_VERBOSE))
             rml_say("%s: portfolio of %d ranks, rank %d's search won", what, k, rank);
     } else if (cand && cand->status != RANKMAP_OK && best.score < HUGE_VAL) {

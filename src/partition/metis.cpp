@@ -73,106 +73,142 @@ const char *metis_status(int st) {
     }
 }
 
-// Step 3: make part sizes equal to `target`.
-void fix_sizes(int n, const std::vector<int64_t> &xadj, const std::vector<int> &adj,
-               const std::vector<int64_t> &w, const std::vector<int> &target, std::vector<int> &part) {
-    const int k = static_cast<int>(target.size());
-    std::vector<int> size(k, 0);
-    for (int v = 0; v < n; ++v) ++size[part[v]];
-    auto wt = [&](int64_t e) { return w.empty() ? int64_t(1) : w[e]; };
-    std::vector<int64_t> conn(k, 0);
-    std::vector<int> touched;
-    auto over_exists = [&] {
-        for (int p = 0; p < k; ++p)
-            if (size[p] > target[p]) return true;
-        return false;
-    };
+// Step 3: make part sizes equal to `target`.  Greedy rounds move vertices
+// of over-full parts to the under-full neighbour part they are most
+// connected to; a final pass empties what is still over-full.
+class SizeFixer {
+public:
+    SizeFixer(int n, const std::vector<int64_t> &xadj, const std::vector<int> &adj, const std::vector<int64_t> &w,
+              const std::vector<int> &target, std::vector<int> &part)
+        : n_(n), k_(static_cast<int>(target.size())), xadj_(xadj), adj_(adj), w_(w), target_(target), part_(part),
+          size_(k_, 0), conn_(k_, 0) {
+        for (int v = 0; v < n; ++v) ++size_[part[v]];
+    }
+
+    void run() {
+        for (int round = 0; round < 8 && over_exists(); ++round)
+            if (!greedy_round()) break;
+        if (over_exists()) final_pass();
+    }
+
+private:
     struct Move {
         int64_t gain;
         int v;
         int to;
     };
-    for (int round = 0; round < 8 && over_exists(); ++round) {
+
+    int64_t wt(int64_t e) const { return w_.empty() ? int64_t(1) : w_[e]; }
+
+    bool over_exists() const {
+        for (int p = 0; p < k_; ++p)
+            if (size_[p] > target_[p]) return true;
+        return false;
+    }
+
+    // conn_[q] = v's edge weight into part q for every q in touched_.
+    void gather(int v) {
+        touched_.clear();
+        for (int64_t e = xadj_[v]; e < xadj_[v + 1]; ++e) {
+            const int q = part_[adj_[e]];
+            if (conn_[q] == 0) touched_.push_back(q);
+            conn_[q] += wt(e);
+        }
+    }
+
+    void release() {
+        for (int q : touched_) conn_[q] = 0;
+    }
+
+    // One round of the best moves out of over-full parts; false when none applies.
+    bool greedy_round() {
         std::vector<Move> moves;
-        for (int v = 0; v < n; ++v) {
-            const int p = part[v];
-            if (size[p] <= target[p]) continue;
-            touched.clear();
-            for (int64_t e = xadj[v]; e < xadj[v + 1]; ++e) {
-                const int q = part[adj[e]];
-                if (conn[q] == 0) touched.push_back(q);
-                conn[q] += wt(e);
-            }
+        for (int v = 0; v < n_; ++v) {
+            const int p = part_[v];
+            if (size_[p] <= target_[p]) continue;
+            gather(v);
             int best = -1;
             int64_t best_gain = 0;
-            for (int q : touched) {
-                if (q == p || size[q] >= target[q]) continue;
-                const int64_t g = conn[q] - conn[p];
+            for (int q : touched_) {
+                if (q == p || size_[q] >= target_[q]) continue;
+                const int64_t g = conn_[q] - conn_[p];
                 if (best < 0 || g > best_gain || (g == best_gain && q < best)) {
                     best = q;
                     best_gain = g;
                 }
             }
-            for (int q : touched) conn[q] = 0;
+            release();
             if (best >= 0) moves.push_back({best_gain, v, best});
         }
-        if (moves.empty()) break;
+        if (moves.empty()) return false;
         std::sort(moves.begin(), moves.end(), [](const Move &a, const Move &b) {
             return a.gain != b.gain ? a.gain > b.gain : a.v < b.v;
         });
         int applied = 0;
         for (const Move &m : moves) {
-            const int p = part[m.v];
-            if (size[p] > target[p] && size[m.to] < target[m.to]) {
-                part[m.v] = m.to;
-                --size[p];
-                ++size[m.to];
+            const int p = part_[m.v];
+            if (size_[p] > target_[p] && size_[m.to] < target_[m.to]) {
+                part_[m.v] = m.to;
+                --size_[p];
+                ++size_[m.to];
                 ++applied;
             }
         }
-        if (applied == 0) break;
+        return applied > 0;
     }
-    if (!over_exists()) return;
-    // Final pass: over-full parts without an under-full neighbour.
-    std::vector<std::vector<int>> members(k);
-    for (int v = 0; v < n; ++v)
-        if (size[part[v]] > target[part[v]]) members[part[v]].push_back(v);
-    int first_room = 0;
-    for (int p = 0; p < k; ++p) {
-        if (size[p] <= target[p]) continue;
-        // (internal connection - best connection to a part with room, v, q)
-        std::vector<std::tuple<int64_t, int, int>> cand;
-        for (int v : members[p]) {
-            touched.clear();
-            for (int64_t e = xadj[v]; e < xadj[v + 1]; ++e) {
-                const int q = part[adj[e]];
-                if (conn[q] == 0) touched.push_back(q);
-                conn[q] += wt(e);
+
+    // Over-full parts without an under-full neighbour.
+    void final_pass() {
+        std::vector<std::vector<int>> members(k_);
+        for (int v = 0; v < n_; ++v)
+            if (size_[part_[v]] > target_[part_[v]]) members[part_[v]].push_back(v);
+        int first_room = 0;
+        for (int p = 0; p < k_; ++p) {
+            if (size_[p] <= target_[p]) continue;
+            // (internal connection - best connection to a part with room, v, q)
+            std::vector<std::tuple<int64_t, int, int>> cand;
+            for (int v : members[p]) {
+                gather(v);
+                int best = -1;
+                int64_t best_conn = 0;
+                for (int q : touched_)
+                    if (q != p && size_[q] < target_[q] && (best < 0 || conn_[q] > best_conn)) {
+                        best = q;
+                        best_conn = conn_[q];
+                    }
+                cand.emplace_back(conn_[p] - best_conn, v, best);
+                release();
             }
-            int best = -1;
-            int64_t best_conn = 0;
-            for (int q : touched)
-                if (q != p && size[q] < target[q] && (best < 0 || conn[q] > best_conn)) {
-                    best = q;
-                    best_conn = conn[q];
+            std::sort(cand.begin(), cand.end());
+            for (const auto &c : cand) {
+                if (size_[p] <= target_[p]) break;
+                int q = std::get<2>(c);
+                if (q < 0 || size_[q] >= target_[q]) {
+                    while (first_room < k_ && size_[first_room] >= target_[first_room]) ++first_room;
+                    q = first_room;
                 }
-            cand.emplace_back(conn[p] - best_conn, v, best);
-            for (int q : touched) conn[q] = 0;
-        }
-        std::sort(cand.begin(), cand.end());
-        for (const auto &c : cand) {
-            if (size[p] <= target[p]) break;
-            int q = std::get<2>(c);
-            if (q < 0 || size[q] >= target[q]) {
-                while (first_room < k && size[first_room] >= target[first_room]) ++first_room;
-                q = first_room;
+                if (q >= k_) throw Error("partition: size fix-up found no part with room", ErrorKind::Internal);
+                part_[std::get<1>(c)] = q;
+                --size_[p];
+                ++size_[q];
             }
-            if (q >= k) throw Error("partition: size fix-up found no part with room", ErrorKind::Internal);
-            part[std::get<1>(c)] = q;
-            --size[p];
-            ++size[q];
         }
     }
+
+    const int n_, k_;
+    const std::vector<int64_t> &xadj_;
+    const std::vector<int> &adj_;
+    const std::vector<int64_t> &w_;
+    const std::vector<int> &target_;
+    std::vector<int> &part_;
+    std::vector<int> size_;
+    std::vector<int64_t> conn_;
+    std::vector<int> touched_;
+};
+
+void fix_sizes(int n, const std::vector<int64_t> &xadj, const std::vector<int> &adj,
+               const std::vector<int64_t> &w, const std::vector<int> &target, std::vector<int> &part) {
+    SizeFixer(n, xadj, adj, w, target, part).run();
 }
 
 } // namespace

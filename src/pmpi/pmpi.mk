@@ -15,7 +15,7 @@
 # (librankmap-mpi, src/mpilayer) its PMPI operations (ops.c); every decision
 # is the layer's, the same code the patched MPICH runs.
 PMPI_REORDER_SOURCES = src/pmpi/wrappers.c src/pmpi/ops.c src/pmpi/plugin.h src/pmpi/chain.h
-PMPI_PROFILE_SOURCES = src/pmpi/profile.c src/pmpi/chain.h
+PMPI_PROFILE_SOURCES = src/pmpi/profile.c src/pmpi/profile_write.c src/pmpi/profile.h src/pmpi/chain.h
 EXTRA_DIST += src/pmpi/pmpi.mk test/pmpi test/compat bench/pmpi
 # pmpi_flavour(SELF,MPI_LIB,OTHER_MPI_LIB,OTHER_PLUGIN): what a build tells
 # about itself when preloaded into a program of another MPI (chain.h)
@@ -78,7 +78,10 @@ src/pmpi/rankmap-pmpi-smpi.o: $(PMPI_SMPI_OBJS)
 # (`smpicxx app.o rankmap-profile-smpi.o`): bench/apps profiles real
 # applications with it on the simulated machine.  It needs no librankmap.
 pmpismpi_DATA += src/pmpi/rankmap-profile-smpi.o
-src/pmpi/rankmap-profile-smpi.o: $(top_srcdir)/src/pmpi/profile.c $(top_srcdir)/src/pmpi/chain.h config.h
+PROFILE_SMPI_OBJS = $(patsubst src/pmpi/%.c,src/pmpi/profile-smpi-%.o,$(filter %.c,$(PMPI_PROFILE_SOURCES)))
+src/pmpi/profile-smpi-%.o: $(top_srcdir)/src/pmpi/%.c $(top_srcdir)/src/pmpi/chain.h $(top_srcdir)/src/pmpi/profile.h config.h
 	@$(MKDIR_P) src/pmpi
 	$(AM_V_CC)$(PMPI_SMPI_CC) -fPIC -c -o $@ $<
+src/pmpi/rankmap-profile-smpi.o: $(PROFILE_SMPI_OBJS)
+	$(AM_V_CCLD)$(LD) -r -o $@ $(PROFILE_SMPI_OBJS)
 endif

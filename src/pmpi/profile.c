@@ -21,7 +21,8 @@
  *
  * At MPI_Finalize the rows are gathered on rank 0, which writes one profile
  * (path: $RANKMAP_PROFILE, default "rankmap.prof" in the working directory)
- * through a temporary file and rename(), so a reader never sees half a file.
+ * through a temporary file and rename(), so a reader never sees half a file
+ * (profile_write.c).
  * Format (text, '#' comments, one record per line):
  *     rankmap-profile 1
  *     tasks N
@@ -47,19 +48,14 @@
 #define _GNU_SOURCE
 #include <mpi.h>
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "pmpi/chain.h"
-
-#define PROF_NAME "rankmap-profile"
-#define PROF_HIST 65 /* K = 0 .. 64 */
+#include "pmpi/profile.h"
 
 /* ---- state of this process ------------------------------------------------ */
 
@@ -237,15 +233,8 @@ static inline void record(MPI_Comm comm, int dest, MPI_Count count, MPI_Datatype
     bump(&prof_hist[hist_bin(bytes)], 1);
 }
 
-/* ---- all-to-all groups -------------------------------------------------------
- * One entry per distinct member list this rank recorded as rank 0 of a
- * communicator; a linear list (a program has a few such communicators). */
-typedef struct group_entry {
-    uint64_t calls, bytes;
-    int n;
-    struct group_entry *next;
-    int world[]; /* members as world ranks, communicator rank order */
-} group_entry;
+/* ---- all-to-all groups (profile.h) ------------------------------------------ */
+
 static group_entry *prof_groups;
 
 /* MPI_Alltoall of count elements of type to each member of comm. */
@@ -434,202 +423,15 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return rc;
 }
 
-static const char *profile_path(void)
-{
-    const char *p = getenv("RANKMAP_PROFILE");
-    return p && *p ? p : "rankmap.prof";
-}
-
-/* Rank 0: writes the gathered triples (src, dst, count, bytes) and the
- * all-to-all groups (ngrp words: n, calls, bytes, n members, ...)
- * atomically. */
-static void write_profile(const uint64_t *rows, const int *nrows, const uint64_t *hist,
-                          uint64_t self, uint64_t external, double seconds, const uint64_t *grp,
-                          long long ngrp)
-{
-    const char *path = profile_path();
-    size_t len = strlen(path) + 64;
-    char *tmp = malloc(len);
-    if (!tmp) {
-        fprintf(stderr, PROF_NAME ": cannot write %s: out of memory\n", path);
-        return;
-    }
-    snprintf(tmp, len, "%s.tmp.%ld", path, (long) getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        fprintf(stderr, PROF_NAME ": cannot write RANKMAP_PROFILE=%s: %s: %s\n", path, tmp,
-                strerror(errno));
-        free(tmp);
-        return;
-    }
-    char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
-    int liblen = 0;
-    PMPI_Get_library_version(lib, &liblen);
-    lib[strcspn(lib, "\r\n")] = '\0';
-    char date[64] = "";
-    time_t now = time(NULL);
-    struct tm tmv;
-    if (gmtime_r(&now, &tmv))
-        strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tmv);
-
-    uint64_t messages = 0, bytes = 0, pairs = 0;
-    for (int r = 0, i = 0; r < prof_world_size; r++)
-        for (int k = 0; k < nrows[r]; k++, i++) {
-            pairs++;
-            messages += rows[3 * i + 1];
-            bytes += rows[3 * i + 2];
-        }
-    fprintf(f, "rankmap-profile 1\n");
-    fprintf(f, "# point-to-point traffic between MPI_COMM_WORLD ranks, counted at the sender\n");
-    fprintf(f, "# by librankmap-profile; all-to-all groups of MPI_Alltoall on sub-communicators\n");
-    fprintf(f, "tasks %d\n", prof_world_size);
-    fprintf(f, "meta mpi %s\n", lib[0] ? lib : "unknown");
-    fprintf(f, "meta date %s\n", date[0] ? date : "unknown");
-    fprintf(f, "meta seconds %.6f\n", seconds);
-    fprintf(f, "meta pairs %llu\n", (unsigned long long) pairs);
-    fprintf(f, "meta messages %llu\n", (unsigned long long) messages);
-    fprintf(f, "meta bytes %llu\n", (unsigned long long) bytes);
-    fprintf(f, "meta self_messages %llu\n", (unsigned long long) self);
-    fprintf(f, "meta external_messages %llu\n", (unsigned long long) external);
-    for (int k = 0; k < PROF_HIST; k++)
-        if (hist[k])
-            fprintf(f, "histogram %d %llu\n", k, (unsigned long long) hist[k]);
-    for (int r = 0, i = 0; r < prof_world_size; r++)
-        for (int k = 0; k < nrows[r]; k++, i++)
-            fprintf(f, "pair %d %llu %llu %llu\n", r, (unsigned long long) rows[3 * i],
-                    (unsigned long long) rows[3 * i + 1], (unsigned long long) rows[3 * i + 2]);
-    for (long long i = 0; grp && i + 3 <= ngrp;) {
-        long long n = (long long) grp[i];
-        if (i + 3 + n > ngrp)
-            break;
-        fprintf(f, "alltoall %llu %llu", (unsigned long long) grp[i + 1], (unsigned long long) grp[i + 2]);
-        for (long long k = 0; k < n; k++)
-            fprintf(f, " %llu", (unsigned long long) grp[i + 3 + k]);
-        fputc('\n', f);
-        i += 3 + n;
-    }
-    int bad = ferror(f);
-    if (fclose(f) != 0)
-        bad = 1;
-    if (bad || rename(tmp, path) != 0) {
-        fprintf(stderr, PROF_NAME ": cannot write RANKMAP_PROFILE=%s: %s\n", path,
-                strerror(errno ? errno : EIO));
-        unlink(tmp);
-    }
-    free(tmp);
-}
-
-/* All ranks: gathers the rows on rank 0 and writes the profile. */
-static void gather_profile(void)
-{
-    double seconds = PMPI_Wtime() - prof_t0;
-    int n = prof_world_size, me = prof_world_rank;
-    /* this rank's row, compacted to (dst, count, bytes) triples */
-    int m = 0;
-    for (int w = 0; prof_count && w < n; w++)
-        if (prof_count[w])
-            m++;
-    uint64_t *mine = malloc((size_t) (3 * m + 3) * sizeof(uint64_t));
-    if (!mine)
-        m = 0;
-    for (int w = 0, i = 0; mine && w < n; w++)
-        if (prof_count[w]) {
-            mine[3 * i] = (uint64_t) w;
-            mine[3 * i + 1] = prof_count[w];
-            mine[3 * i + 2] = prof_bytes[w];
-            i++;
-        }
-    uint64_t local[PROF_HIST + 2], total[PROF_HIST + 2];
-    memcpy(local, prof_hist, sizeof(prof_hist));
-    local[PROF_HIST] = prof_self;
-    local[PROF_HIST + 1] = prof_external;
-    PMPI_Reduce(local, total, PROF_HIST + 2, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-
-    int *nrows = NULL, *counts = NULL, *displs = NULL;
-    uint64_t *rows = NULL;
-    int ok = 1;
-    if (me == 0) {
-        nrows = malloc((size_t) n * sizeof(int));
-        counts = malloc((size_t) n * sizeof(int));
-        displs = malloc((size_t) n * sizeof(int));
-        ok = nrows && counts && displs;
-    }
-    int cnt = 3 * m;
-    PMPI_Gather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    long long all = 0;
-    if (me == 0 && ok) {
-        for (int r = 0; r < n; r++) {
-            displs[r] = (int) all;
-            nrows[r] = counts[r] / 3;
-            all += counts[r];
-        }
-        rows = malloc((size_t) (all + 1) * sizeof(uint64_t));
-        ok = rows != NULL && all < 2147483647LL;
-    }
-    /* if rank 0 ran out of memory the others still send: it receives nothing */
-    if (me == 0 && !ok) {
-        int *zero = calloc((size_t) n, sizeof(int));
-        PMPI_Gatherv(mine, cnt, MPI_UINT64_T, NULL, zero, zero, MPI_UINT64_T, 0,
-                     MPI_COMM_WORLD);
-        free(zero);
-        fprintf(stderr, PROF_NAME ": out of memory gathering the profile; not written\n");
-    } else {
-        PMPI_Gatherv(mine, cnt, MPI_UINT64_T, rows, counts, displs, MPI_UINT64_T, 0,
-                     MPI_COMM_WORLD);
-    }
-    /* the all-to-all groups each rank recorded as rank 0 of a communicator */
-    long long gw = 0;
-    for (group_entry *e = prof_groups; e; e = e->next)
-        gw += 3 + e->n;
-    uint64_t *gmine = malloc((size_t) (gw + 1) * sizeof(uint64_t));
-    if (!gmine || gw > 2147483647LL)
-        gw = 0;
-    long long at = 0;
-    for (group_entry *e = prof_groups; gw && e; e = e->next) {
-        gmine[at++] = (uint64_t) e->n;
-        gmine[at++] = e->calls;
-        gmine[at++] = e->bytes;
-        for (int k = 0; k < e->n; k++)
-            gmine[at++] = (uint64_t) e->world[k];
-    }
-    int gcnt = (int) gw, gok = me != 0 || (counts && displs);
-    uint64_t *grp = NULL;
-    long long gall = 0;
-    PMPI_Gather(&gcnt, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (me == 0 && gok) {
-        for (int r = 0; r < n; r++) {
-            displs[r] = (int) gall;
-            gall += counts[r];
-        }
-        grp = gall < 2147483647LL ? malloc((size_t) (gall + 1) * sizeof(uint64_t)) : NULL;
-        gok = grp != NULL;
-    }
-    if (me == 0 && !gok) {
-        int *zero = calloc((size_t) n, sizeof(int));
-        PMPI_Gatherv(gmine, gcnt, MPI_UINT64_T, NULL, zero, zero, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-        free(zero);
-        gall = 0;
-    } else {
-        PMPI_Gatherv(gmine, gcnt, MPI_UINT64_T, grp, counts, displs, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-    }
-    if (me == 0 && ok)
-        write_profile(rows, nrows, total, total[PROF_HIST], total[PROF_HIST + 1], seconds, grp, gall);
-    free(gmine);
-    free(grp);
-    free(mine);
-    free(rows);
-    free(nrows);
-    free(counts);
-    free(displs);
-}
-
 int MPI_Finalize(void)
 {
     int finalized = 0;
     PMPI_Finalized(&finalized);
     if (!finalized && prof_world_size > 0) {
         prof_active = 0;
-        gather_profile();
+        const prof_counts c = { prof_world_size, prof_world_rank, prof_count, prof_bytes, prof_hist,
+                                prof_self, prof_external, PMPI_Wtime() - prof_t0, prof_groups };
+        prof_gather_and_write(&c);
         free(prof_count);
         free(prof_bytes);
         prof_count = prof_bytes = NULL;

@@ -39,92 +39,120 @@ std::string fmt_bytes(double b) {
     return buf;
 }
 
+// The first line: "rankmap-profile 1", or an error naming what it is.
+void check_header(const std::string &line, const std::string &name, long lineno) {
+    std::string t = trim(line);
+    if (t == "rankmap-profile 1") return;
+    auto f = split(t, " \t");
+    if (f.size() == 2 && f[0] == "rankmap-profile")
+        throw Error(where(name, lineno) + "profile format version '" + f[1] +
+                    "' is not supported (this rankmap reads version 1)");
+    throw Error(where(name, lineno) + "not a rankmap profile: the first line must be 'rankmap-profile 1'");
+}
+
+// The profile read so far and the lines that gave each record, to name
+// them in duplicate errors.
+struct ProfileReader {
+    const std::string &name;
+    Profile p;
+    long lineno = 0;
+    std::unordered_map<uint64_t, long> first_line;  // (src, dst) to its line
+    std::array<long, 65> hist_line{};
+    std::map<std::vector<int>, long> group_line;  // member list to its line
+
+    explicit ProfileReader(const std::string &n) : name(n) {}
+    std::string at() const { return where(name, lineno); }
+    long long field(const std::string &what, const std::string &text, long long lo, long long hi) const {
+        return field_int(name, lineno, what, text, lo, hi);
+    }
+
+    void histogram(const std::vector<std::string> &f) {
+        if (f.size() != 3) throw Error(at() + "expected 'histogram K COUNT'");
+        int k = static_cast<int>(field("histogram bin", f[1], 0, 64));
+        long long c = field("histogram count", f[2], 0, INT64_MAX);
+        if (hist_line[k])
+            throw Error(at() + "histogram bin " + f[1] + " already given at line " + std::to_string(hist_line[k]));
+        hist_line[k] = lineno;
+        p.histogram[k] = c;
+        p.has_histogram = true;
+    }
+
+    void pair(const std::vector<std::string> &f) {
+        if (f.size() != 5) throw Error(at() + "expected 'pair SRC DST COUNT BYTES'");
+        if (p.ntasks == 0) throw Error(at() + "'pair' before the 'tasks N' line");
+        const long long hi = p.ntasks - 1;
+        int s = static_cast<int>(field("source task", f[1], 0, hi));
+        int d = static_cast<int>(field("destination task", f[2], 0, hi));
+        if (s == d) throw Error(at() + "task " + f[1] + " sends to itself");
+        long long c = field("message count", f[3], 1, INT64_MAX);
+        long long b = field("byte count", f[4], 0, INT64_MAX);
+        uint64_t key = static_cast<uint64_t>(s) << 32 | static_cast<uint32_t>(d);
+        auto [it, fresh] = first_line.emplace(key, lineno);
+        if (!fresh)
+            throw Error(at() + "pair " + f[1] + " -> " + f[2] + " already given at line " + std::to_string(it->second));
+        p.pairs.push_back({s, d, c, b});
+    }
+
+    void alltoall(const std::vector<std::string> &f) {
+        if (f.size() < 5) throw Error(at() + "expected 'alltoall CALLS BYTES T1 T2 ...' (2 tasks or more)");
+        if (p.ntasks == 0) throw Error(at() + "'alltoall' before the 'tasks N' line");
+        ProfileGroup g;
+        g.calls = field("call count", f[1], 1, INT64_MAX);
+        g.bytes = field("byte count", f[2], 0, INT64_MAX);
+        std::set<int> seen;
+        for (size_t i = 3; i < f.size(); ++i) {
+            int t = static_cast<int>(field("group member", f[i], 0, p.ntasks - 1));
+            if (!seen.insert(t).second) throw Error(at() + "task " + f[i] + " is twice in one all-to-all group");
+            g.members.push_back(t);
+        }
+        auto [it, fresh] = group_line.emplace(g.members, lineno);
+        if (!fresh)
+            throw Error(at() + "this all-to-all group is already given at line " + std::to_string(it->second));
+        p.groups.push_back(std::move(g));
+    }
+
+    void record(const std::vector<std::string> &f) {
+        const std::string &kw = f[0];
+        if (kw == "tasks") {
+            if (f.size() != 2) throw Error(at() + "expected 'tasks N'");
+            if (p.ntasks > 0) throw Error(at() + "second 'tasks' line");
+            p.ntasks = static_cast<int>(field("task count", f[1], 1, kMaxTasks));
+        } else if (kw == "meta") {
+            if (f.size() < 2) throw Error(at() + "expected 'meta KEY VALUE...'");
+        } else if (kw == "histogram") {
+            histogram(f);
+        } else if (kw == "pair") {
+            pair(f);
+        } else if (kw == "alltoall") {
+            alltoall(f);
+        } else {
+            throw Error(at() + "unknown record '" + kw + "' (tasks, meta, histogram, pair, alltoall)");
+        }
+    }
+};
+
 } // namespace
 
 Profile parse_profile(std::istream &in, const std::string &name) {
-    Profile p;
+    ProfileReader r(name);
     std::string line;
-    long lineno = 0;
     bool header = false;
-    std::unordered_map<uint64_t, long> first_line;  // (src, dst) -> line
-    std::array<long, 65> hist_line{};
-    std::map<std::vector<int>, long> group_line;  // member list -> line
     while (std::getline(in, line)) {
-        ++lineno;
+        ++r.lineno;
         if (!header) {
-            std::string t = trim(line);
-            if (t != "rankmap-profile 1") {
-                auto f = split(t, " \t");
-                if (f.size() == 2 && f[0] == "rankmap-profile")
-                    throw Error(where(name, lineno) + "profile format version '" + f[1] +
-                                "' is not supported (this rankmap reads version 1)");
-                throw Error(where(name, lineno) + "not a rankmap profile: the first line must be 'rankmap-profile 1'");
-            }
+            check_header(line, name, r.lineno);
             header = true;
             continue;
         }
         auto hash = line.find('#');
         if (hash != std::string::npos) line.resize(hash);
         auto f = split(line, " \t\r");
-        if (f.empty()) continue;
-        const std::string &kw = f[0];
-        if (kw == "tasks") {
-            if (f.size() != 2) throw Error(where(name, lineno) + "expected 'tasks N'");
-            if (p.ntasks > 0) throw Error(where(name, lineno) + "second 'tasks' line");
-            p.ntasks = static_cast<int>(field_int(name, lineno, "task count", f[1], 1, kMaxTasks));
-        } else if (kw == "meta") {
-            if (f.size() < 2) throw Error(where(name, lineno) + "expected 'meta KEY VALUE...'");
-        } else if (kw == "histogram") {
-            if (f.size() != 3) throw Error(where(name, lineno) + "expected 'histogram K COUNT'");
-            int k = static_cast<int>(field_int(name, lineno, "histogram bin", f[1], 0, 64));
-            long long c = field_int(name, lineno, "histogram count", f[2], 0, INT64_MAX);
-            if (hist_line[k])
-                throw Error(where(name, lineno) + "histogram bin " + f[1] + " already given at line " +
-                            std::to_string(hist_line[k]));
-            hist_line[k] = lineno;
-            p.histogram[k] = c;
-            p.has_histogram = true;
-        } else if (kw == "pair") {
-            if (f.size() != 5) throw Error(where(name, lineno) + "expected 'pair SRC DST COUNT BYTES'");
-            if (p.ntasks == 0) throw Error(where(name, lineno) + "'pair' before the 'tasks N' line");
-            const long long hi = p.ntasks - 1;
-            int s = static_cast<int>(field_int(name, lineno, "source task", f[1], 0, hi));
-            int d = static_cast<int>(field_int(name, lineno, "destination task", f[2], 0, hi));
-            if (s == d) throw Error(where(name, lineno) + "task " + f[1] + " sends to itself");
-            long long c = field_int(name, lineno, "message count", f[3], 1, INT64_MAX);
-            long long b = field_int(name, lineno, "byte count", f[4], 0, INT64_MAX);
-            uint64_t key = static_cast<uint64_t>(s) << 32 | static_cast<uint32_t>(d);
-            auto [it, fresh] = first_line.emplace(key, lineno);
-            if (!fresh)
-                throw Error(where(name, lineno) + "pair " + f[1] + " -> " + f[2] + " already given at line " +
-                            std::to_string(it->second));
-            p.pairs.push_back({s, d, c, b});
-        } else if (kw == "alltoall") {
-            if (f.size() < 5) throw Error(where(name, lineno) + "expected 'alltoall CALLS BYTES T1 T2 ...' (2 tasks or more)");
-            if (p.ntasks == 0) throw Error(where(name, lineno) + "'alltoall' before the 'tasks N' line");
-            ProfileGroup g;
-            g.calls = field_int(name, lineno, "call count", f[1], 1, INT64_MAX);
-            g.bytes = field_int(name, lineno, "byte count", f[2], 0, INT64_MAX);
-            std::set<int> seen;
-            for (size_t i = 3; i < f.size(); ++i) {
-                int t = static_cast<int>(field_int(name, lineno, "group member", f[i], 0, p.ntasks - 1));
-                if (!seen.insert(t).second)
-                    throw Error(where(name, lineno) + "task " + f[i] + " is twice in one all-to-all group");
-                g.members.push_back(t);
-            }
-            auto [it, fresh] = group_line.emplace(g.members, lineno);
-            if (!fresh)
-                throw Error(where(name, lineno) + "this all-to-all group is already given at line " +
-                            std::to_string(it->second));
-            p.groups.push_back(std::move(g));
-        } else {
-            throw Error(where(name, lineno) + "unknown record '" + kw + "' (tasks, meta, histogram, pair, alltoall)");
-        }
+        if (!f.empty()) r.record(f);
     }
     if (in.bad()) throw Error("profile '" + name + "': read error", ErrorKind::Io);
     if (!header) throw Error("profile '" + name + "': empty file, expected 'rankmap-profile 1'");
-    if (p.ntasks == 0) throw Error("profile '" + name + "': no 'tasks N' line");
-    return p;
+    if (r.p.ntasks == 0) throw Error("profile '" + name + "': no 'tasks N' line");
+    return std::move(r.p);
 }
 
 Profile read_profile(const std::string &path) {

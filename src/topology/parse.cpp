@@ -44,6 +44,129 @@ std::vector<int> parse_dims(const std::string &spec, const std::string &text, co
     return dims;
 }
 
+// ":slots=K" may follow any kind (for file:, after the path): takes it off
+// `rest` and returns K (1 when absent).
+int take_slots(const std::string &spec, std::string &rest) {
+    auto pos = rest.rfind(":slots=");
+    if (pos == std::string::npos) return 1;
+    std::string v = rest.substr(pos + 7);
+    long long k;
+    if (!parse_int(v, k) || k < 1 || k > 1024) bad(spec, "slots='" + v + "' must be a whole number 1..1024");
+    rest.resize(pos);
+    return static_cast<int>(k);
+}
+
+// The key=value options after the dimensions or tiers.
+struct TopologyOptions {
+    Metric metric = Metric::Hops;
+    std::string wrap_text;
+    bool has_local = false;
+    double local_cost = -1;
+    std::vector<double> costs;
+    std::vector<int> up;
+};
+
+// split() drops empty fields: reject them here so that "cost=" or
+// "cost=100,,1" is an error, not a default.
+bool has_empty_entry(const std::string &val) {
+    return val.empty() || val.front() == ',' || val.back() == ',' || val.find(",,") != std::string::npos;
+}
+
+void parse_costs(const std::string &spec, const std::string &val, std::vector<double> &costs) {
+    if (has_empty_entry(val))
+        bad(spec, "tier costs '" + val + "' have an empty entry (expected cost=c1,...,cN, one per tier)");
+    if (!costs.empty()) bad(spec, "cost= given twice");
+    for (auto &c : split(val, ",")) {
+        double v;
+        if (!parse_double(c, v) || v < 0) bad(spec, "tier cost '" + c + "' must be a number >= 0");
+        costs.push_back(v);
+    }
+}
+
+void parse_uplinks(const std::string &spec, const std::string &val, std::vector<int> &up) {
+    if (has_empty_entry(val))
+        bad(spec, "uplinks '" + val + "' have an empty entry (expected up=u1,...,uK, one per switch tier)");
+    if (!up.empty()) bad(spec, "up= given twice");
+    for (auto &u : split(val, ",")) {
+        long long v;
+        if (!parse_int(u, v) || v < 1 || v > 4096) bad(spec, "uplink count '" + u + "' must be a whole number 1..4096");
+        up.push_back(static_cast<int>(v));
+    }
+}
+
+TopologyOptions parse_options(const std::string &spec, const std::string &kind,
+                              const std::vector<std::string> &fields) {
+    TopologyOptions o;
+    for (size_t i = 1; i < fields.size(); ++i) {
+        auto eq = fields[i].find('=');
+        if (eq == std::string::npos) bad(spec, "option '" + fields[i] + "' is not key=value");
+        std::string key = fields[i].substr(0, eq), val = fields[i].substr(eq + 1);
+        if (key == "metric") {
+            if (val == "hops") o.metric = Metric::Hops;
+            else if (val == "dim") o.metric = Metric::DimScaled;
+            else if (val == "euclid") o.metric = Metric::Euclidean;
+            else bad(spec, "unknown metric '" + val + "' (hops, dim or euclid)");
+        } else if (key == "wrap" && kind != "tree") {
+            o.wrap_text = val;
+        } else if (key == "local" && kind != "tree") {
+            if (!parse_double(val, o.local_cost) || o.local_cost < 0)
+                bad(spec, "local cost '" + val + "' must be a number >= 0");
+            o.has_local = true;
+        } else if (key == "cost" && kind == "tree") {
+            parse_costs(spec, val, o.costs);
+        } else if (key == "up" && kind == "tree") {
+            parse_uplinks(spec, val, o.up);
+        } else {
+            bad(spec, "unknown option '" + key + "' for " + kind);
+        }
+    }
+    return o;
+}
+
+std::unique_ptr<Topology> make_torus(const std::string &spec, const std::string &kind, const std::vector<int> &dims,
+                                     const TopologyOptions &o) {
+    const int nd = static_cast<int>(dims.size());
+    const int net = o.has_local ? nd - 1 : nd;
+    if (net < 1) bad(spec, "local=... needs at least one network dimension before the local one");
+    if (net > 6) bad(spec, std::to_string(net) + " network dimensions (at most 6)");
+    std::vector<int> wrap(nd, kind == "torus" ? 1 : 0);
+    const std::string &wt = o.wrap_text;
+    if (!wt.empty()) {
+        if (static_cast<int>(wt.size()) != net)
+            bad(spec, "wrap='" + wt + "' needs one 0/1 per network dimension (" + std::to_string(net) + ")");
+        for (int k = 0; k < net; ++k) {
+            if (wt[k] != '0' && wt[k] != '1') bad(spec, "wrap='" + wt + "' must be 0s and 1s");
+            wrap[k] = wt[k] == '1';
+        }
+    }
+    if (o.has_local) wrap[nd - 1] = 0;
+    return std::make_unique<TorusTopology>(dims, wrap, o.has_local ? o.local_cost : -1.0, o.metric);
+}
+
+std::unique_ptr<Topology> make_tree(const std::string &spec, const std::vector<int> &dims,
+                                    const TopologyOptions &o) {
+    if (o.metric != Metric::Hops) bad(spec, "metric= applies to torus and mesh only");
+    if (dims.size() > 6) bad(spec, "at most 6 tiers");
+    std::vector<double> costs = o.costs;
+    if (costs.empty()) {
+        // Default model: each tier outwards costs 10x the one inside it
+        // (core 1, socket 10, node 100, ...).
+        double c = 1;
+        costs.assign(dims.size(), 0);
+        for (int k = static_cast<int>(dims.size()) - 1; k >= 0; --k, c *= 10) costs[k] = c;
+    }
+    if (costs.size() != dims.size())
+        bad(spec, std::to_string(dims.size()) + " tiers but " + std::to_string(costs.size()) + " costs");
+    try {
+        return std::make_unique<TreeTopology>(dims, costs, o.up);
+    } catch (const Error &e) {
+        // The model's own checks (e.g. too many leaves): name the string.
+        std::string why = e.what();
+        if (why.rfind("topology: ", 0) == 0) why.erase(0, 10);
+        bad(spec, why);
+    }
+}
+
 } // namespace
 
 std::unique_ptr<Topology> parse_topology(const std::string &spec_in) {
@@ -53,117 +176,25 @@ std::unique_ptr<Topology> parse_topology(const std::string &spec_in) {
     if (colon == std::string::npos) bad(spec, "missing ':' after the kind");
     const std::string kind = spec.substr(0, colon);
     std::string rest = spec.substr(colon + 1);
-
-    // ":slots=K" may follow any kind (for file:, after the path).
-    int slots = 1;
-    {
-        auto pos = rest.rfind(":slots=");
-        if (pos != std::string::npos) {
-            std::string v = rest.substr(pos + 7);
-            long long k;
-            if (!parse_int(v, k) || k < 1 || k > 1024) bad(spec, "slots='" + v + "' must be a whole number 1..1024");
-            slots = static_cast<int>(k);
-            rest.resize(pos);
-        }
-    }
-    auto finish = [slots](std::unique_ptr<Topology> t) {
-        t->set_slots(slots);
-        return t;
-    };
+    const int slots = take_slots(spec, rest);
+    std::unique_ptr<Topology> t;
     if (kind == "file") {
         if (rest.empty()) bad(spec, "no file name");
-        return finish(std::make_unique<MatrixTopology>(rest));
+        t = std::make_unique<MatrixTopology>(rest);
+    } else {
+        auto fields = split(rest, ":");
+        if (fields.empty()) bad(spec, kind == "tree" ? "no tiers" : "no dimensions");
+        std::vector<int> dims = parse_dims(spec, fields[0], kind == "tree" ? "tier" : "dimension");
+        const TopologyOptions o = parse_options(spec, kind, fields);
+        if (kind == "torus" || kind == "mesh")
+            t = make_torus(spec, kind, dims, o);
+        else if (kind == "tree")
+            t = make_tree(spec, dims, o);
+        else
+            bad(spec, "unknown kind '" + kind + "'");
     }
-    auto fields = split(rest, ":");
-    if (fields.empty()) bad(spec, kind == "tree" ? "no tiers" : "no dimensions");
-    std::vector<int> dims = parse_dims(spec, fields[0], kind == "tree" ? "tier" : "dimension");
-
-    Metric metric = Metric::Hops;
-    std::string wrap_text;
-    bool has_local = false;
-    double local_cost = -1;
-    std::vector<double> costs;
-    std::vector<int> up;
-    for (size_t i = 1; i < fields.size(); ++i) {
-        auto eq = fields[i].find('=');
-        if (eq == std::string::npos) bad(spec, "option '" + fields[i] + "' is not key=value");
-        std::string key = fields[i].substr(0, eq), val = fields[i].substr(eq + 1);
-        if (key == "metric") {
-            if (val == "hops") metric = Metric::Hops;
-            else if (val == "dim") metric = Metric::DimScaled;
-            else if (val == "euclid") metric = Metric::Euclidean;
-            else bad(spec, "unknown metric '" + val + "' (hops, dim or euclid)");
-        } else if (key == "wrap" && kind != "tree") {
-            wrap_text = val;
-        } else if (key == "local" && kind != "tree") {
-            if (!parse_double(val, local_cost) || local_cost < 0)
-                bad(spec, "local cost '" + val + "' must be a number >= 0");
-            has_local = true;
-        } else if (key == "cost" && kind == "tree") {
-            // split() drops empty fields: reject them here so that
-            // "cost=" or "cost=100,,1" is an error, not a default.
-            if (val.empty() || val.front() == ',' || val.back() == ',' || val.find(",,") != std::string::npos)
-                bad(spec, "tier costs '" + val + "' have an empty entry (expected cost=c1,...,cN, one per tier)");
-            if (!costs.empty()) bad(spec, "cost= given twice");
-            for (auto &c : split(val, ",")) {
-                double v;
-                if (!parse_double(c, v) || v < 0) bad(spec, "tier cost '" + c + "' must be a number >= 0");
-                costs.push_back(v);
-            }
-        } else if (key == "up" && kind == "tree") {
-            if (val.empty() || val.front() == ',' || val.back() == ',' || val.find(",,") != std::string::npos)
-                bad(spec, "uplinks '" + val + "' have an empty entry (expected up=u1,...,uK, one per switch tier)");
-            if (!up.empty()) bad(spec, "up= given twice");
-            for (auto &u : split(val, ",")) {
-                long long v;
-                if (!parse_int(u, v) || v < 1 || v > 4096)
-                    bad(spec, "uplink count '" + u + "' must be a whole number 1..4096");
-                up.push_back(static_cast<int>(v));
-            }
-        } else {
-            bad(spec, "unknown option '" + key + "' for " + kind);
-        }
-    }
-
-    if (kind == "torus" || kind == "mesh") {
-        const int nd = static_cast<int>(dims.size());
-        const int net = has_local ? nd - 1 : nd;
-        if (net < 1) bad(spec, "local=... needs at least one network dimension before the local one");
-        if (net > 6) bad(spec, std::to_string(net) + " network dimensions (at most 6)");
-        std::vector<int> wrap(nd, kind == "torus" ? 1 : 0);
-        if (!wrap_text.empty()) {
-            if (static_cast<int>(wrap_text.size()) != net)
-                bad(spec, "wrap='" + wrap_text + "' needs one 0/1 per network dimension (" + std::to_string(net) + ")");
-            for (int k = 0; k < net; ++k) {
-                if (wrap_text[k] != '0' && wrap_text[k] != '1') bad(spec, "wrap='" + wrap_text + "' must be 0s and 1s");
-                wrap[k] = wrap_text[k] == '1';
-            }
-        }
-        if (has_local) wrap[nd - 1] = 0;
-        return finish(std::make_unique<TorusTopology>(dims, wrap, has_local ? local_cost : -1.0, metric));
-    }
-    if (kind == "tree") {
-        if (metric != Metric::Hops) bad(spec, "metric= applies to torus and mesh only");
-        if (dims.size() > 6) bad(spec, "at most 6 tiers");
-        if (costs.empty()) {
-            // Default model: each tier outwards costs 10x the one inside it
-            // (core 1, socket 10, node 100, ...).
-            double c = 1;
-            costs.assign(dims.size(), 0);
-            for (int k = static_cast<int>(dims.size()) - 1; k >= 0; --k, c *= 10) costs[k] = c;
-        }
-        if (costs.size() != dims.size())
-            bad(spec, std::to_string(dims.size()) + " tiers but " + std::to_string(costs.size()) + " costs");
-        try {
-            return finish(std::make_unique<TreeTopology>(dims, costs, up));
-        } catch (const Error &e) {
-            // The model's own checks (e.g. too many leaves): name the string.
-            std::string why = e.what();
-            if (why.rfind("topology: ", 0) == 0) why.erase(0, 10);
-            bad(spec, why);
-        }
-    }
-    bad(spec, "unknown kind '" + kind + "'");
+    t->set_slots(slots);
+    return t;
 }
 
 } // namespace rankmap

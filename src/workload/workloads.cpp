@@ -113,24 +113,23 @@ Graph periodic_stencil(const std::vector<int> &dims, const std::vector<double> &
     return Graph::from_edges(n, edges);
 }
 
-// Exact k nearest neighbours (excluding the point itself) of every point in
-// the unit cube, through a uniform grid of buckets (about 2 points each)
-// searched ring by ring until the k-th candidate is closer than the faces
-// of the searched block.  The points are first renumbered in bucket order
-// (the order of random points is arbitrary; this keeps the search and
-// METIS cache-friendly).  Appends undirected pairs (min, max) packed as
-// min * n + max.
-void knn_pairs(std::vector<float> &xyz, int k, std::vector<uint64_t> &pairs) {
-    const int64_t n = static_cast<int64_t>(xyz.size() / 3);
-    int g = std::max(1, static_cast<int>(std::cbrt(static_cast<double>(n) / 2.0)));
-    const double h = 1.0 / g;
-    auto cell_of = [&](double x) {
+// A uniform grid of g^3 buckets over the unit cube; the points of bucket c
+// are start[c]..start[c + 1] - 1 once sort_points has renumbered them.
+struct Buckets {
+    int g;
+    double h;
+    std::vector<int64_t> start;
+
+    int cell_of(double x) const {
         int c = static_cast<int>(x * g);
         return c < 0 ? 0 : (c >= g ? g - 1 : c);
-    };
-    const int64_t ncell = static_cast<int64_t>(g) * g * g;
-    std::vector<int64_t> start(ncell + 1, 0);
-    {
+    }
+
+    // Renumbers the points of xyz in bucket order and fills start.
+    void sort_points(std::vector<float> &xyz) {
+        const int64_t n = static_cast<int64_t>(xyz.size() / 3);
+        const int64_t ncell = static_cast<int64_t>(g) * g * g;
+        start.assign(ncell + 1, 0);
         std::vector<int64_t> cell(n);
         for (int64_t i = 0; i < n; ++i) {
             cell[i] = (static_cast<int64_t>(cell_of(xyz[3 * i])) * g + cell_of(xyz[3 * i + 1])) * g +
@@ -146,58 +145,94 @@ void knn_pairs(std::vector<float> &xyz, int k, std::vector<uint64_t> &pairs) {
         }
         xyz.swap(sorted);
     }
-    std::vector<double> bd(k + 1);  // k best squared distances, ascending
-    std::vector<int64_t> bi(k + 1);
-    pairs.reserve(pairs.size() + static_cast<size_t>(n) * k);
-    for (int64_t i = 0; i < n; ++i) {
-        const double px = xyz[3 * i], py = xyz[3 * i + 1], pz = xyz[3 * i + 2];
-        const int cx = cell_of(px), cy = cell_of(py), cz = cell_of(pz);
-        int found = 0;
-        for (int r = 0; r <= g; ++r) {
-            for (int x = std::max(0, cx - r); x <= std::min(g - 1, cx + r); ++x) {
-                for (int y = std::max(0, cy - r); y <= std::min(g - 1, cy + r); ++y) {
-                    const bool inner_xy = std::abs(x - cx) < r && std::abs(y - cy) < r;
-                    for (int z = std::max(0, cz - r); z <= std::min(g - 1, cz + r); ++z) {
-                        if (inner_xy && std::abs(z - cz) < r) {
-                            z = cz + r - 1;  // skip the interior, already searched
-                            continue;
-                        }
-                        const int64_t c = (static_cast<int64_t>(x) * g + y) * g + z;
-                        for (int64_t j = start[c]; j < start[c + 1]; ++j) {
-                            if (j == i) continue;
-                            const double dx = xyz[3 * j] - px, dy = xyz[3 * j + 1] - py,
-                                         dz = xyz[3 * j + 2] - pz;
-                            const double d = dx * dx + dy * dy + dz * dz;
-                            if (found == k && d >= bd[k - 1]) continue;
-                            int pos = found < k ? found++ : k - 1;
-                            while (pos > 0 && (bd[pos - 1] > d || (bd[pos - 1] == d && bi[pos - 1] > j))) {
-                                bd[pos] = bd[pos - 1];
-                                bi[pos] = bi[pos - 1];
-                                --pos;
-                            }
-                            bd[pos] = d;
-                            bi[pos] = j;
-                        }
-                    }
+};
+
+// The k best candidates of one point: squared distances ascending, ties by index.
+struct Nearest {
+    int k;
+    int found = 0;
+    std::vector<double> bd;
+    std::vector<int64_t> bi;
+
+    explicit Nearest(int k_) : k(k_), bd(k_ + 1), bi(k_ + 1) {}
+
+    void offer(double d, int64_t j) {
+        if (found == k && d >= bd[k - 1]) return;
+        int pos = found < k ? found++ : k - 1;
+        while (pos > 0 && (bd[pos - 1] > d || (bd[pos - 1] == d && bi[pos - 1] > j))) {
+            bd[pos] = bd[pos - 1];
+            bi[pos] = bi[pos - 1];
+            --pos;
+        }
+        bd[pos] = d;
+        bi[pos] = j;
+    }
+};
+
+// Offers point i every point of the ring at Chebyshev distance r (in
+// buckets) around its bucket (cx, cy, cz).
+void search_ring(const std::vector<float> &xyz, const Buckets &b, int64_t i, const int cc[3], int r, Nearest &best) {
+    const int g = b.g, cx = cc[0], cy = cc[1], cz = cc[2];
+    const double px = xyz[3 * i], py = xyz[3 * i + 1], pz = xyz[3 * i + 2];
+    for (int x = std::max(0, cx - r); x <= std::min(g - 1, cx + r); ++x) {
+        for (int y = std::max(0, cy - r); y <= std::min(g - 1, cy + r); ++y) {
+            const bool inner_xy = std::abs(x - cx) < r && std::abs(y - cy) < r;
+            for (int z = std::max(0, cz - r); z <= std::min(g - 1, cz + r); ++z) {
+                if (inner_xy && std::abs(z - cz) < r) {
+                    z = cz + r - 1;  // skip the interior, already searched
+                    continue;
                 }
-            }
-            if (found == k) {
-                // Distance from the point to the nearest face of the searched
-                // block of buckets (faces on the cube's boundary do not count).
-                double face = 1e300;
-                const double pc[3] = {px, py, pz};
-                const int cc[3] = {cx, cy, cz};
-                for (int d = 0; d < 3; ++d) {
-                    if (cc[d] - r > 0) face = std::min(face, pc[d] - (cc[d] - r) * h);
-                    if (cc[d] + r < g - 1) face = std::min(face, (cc[d] + r + 1) * h - pc[d]);
+                const int64_t c = (static_cast<int64_t>(x) * g + y) * g + z;
+                for (int64_t j = b.start[c]; j < b.start[c + 1]; ++j) {
+                    if (j == i) continue;
+                    const double dx = xyz[3 * j] - px, dy = xyz[3 * j + 1] - py, dz = xyz[3 * j + 2] - pz;
+                    best.offer(dx * dx + dy * dy + dz * dz, j);
                 }
-                if (bd[k - 1] <= face * face) break;
             }
         }
-        for (int q = 0; q < found; ++q) {
-            const uint64_t a = static_cast<uint64_t>(std::min<int64_t>(i, bi[q]));
-            const uint64_t b = static_cast<uint64_t>(std::max<int64_t>(i, bi[q]));
-            pairs.push_back(a * static_cast<uint64_t>(n) + b);
+    }
+}
+
+// Distance from point pc to the nearest face of the block of buckets within
+// r of its bucket cc (faces on the cube's boundary do not count).
+double face_distance(const Buckets &b, const double pc[3], const int cc[3], int r) {
+    double face = 1e300;
+    for (int d = 0; d < 3; ++d) {
+        if (cc[d] - r > 0) face = std::min(face, pc[d] - (cc[d] - r) * b.h);
+        if (cc[d] + r < b.g - 1) face = std::min(face, (cc[d] + r + 1) * b.h - pc[d]);
+    }
+    return face;
+}
+
+// Exact k nearest neighbours (excluding the point itself) of every point in
+// the unit cube, through a uniform grid of buckets (about 2 points each)
+// searched ring by ring until the k-th candidate is closer than the faces
+// of the searched block.  The points are first renumbered in bucket order
+// (the order of random points is arbitrary; this keeps the search and
+// METIS cache-friendly).  Appends undirected pairs (min, max) packed as
+// min * n + max.
+void knn_pairs(std::vector<float> &xyz, int k, std::vector<uint64_t> &pairs) {
+    const int64_t n = static_cast<int64_t>(xyz.size() / 3);
+    const int g = std::max(1, static_cast<int>(std::cbrt(static_cast<double>(n) / 2.0)));
+    Buckets b{g, 1.0 / g, {}};
+    b.sort_points(xyz);
+    pairs.reserve(pairs.size() + static_cast<size_t>(n) * k);
+    Nearest best(k);
+    for (int64_t i = 0; i < n; ++i) {
+        const double pc[3] = {xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]};
+        const int cc[3] = {b.cell_of(pc[0]), b.cell_of(pc[1]), b.cell_of(pc[2])};
+        best.found = 0;
+        for (int r = 0; r <= g; ++r) {
+            search_ring(xyz, b, i, cc, r, best);
+            if (best.found == k) {
+                const double face = face_distance(b, pc, cc, r);
+                if (best.bd[k - 1] <= face * face) break;
+            }
+        }
+        for (int q = 0; q < best.found; ++q) {
+            const uint64_t a = static_cast<uint64_t>(std::min<int64_t>(i, best.bi[q]));
+            const uint64_t c = static_cast<uint64_t>(std::max<int64_t>(i, best.bi[q]));
+            pairs.push_back(a * static_cast<uint64_t>(n) + c);
         }
     }
 }
