@@ -566,36 +566,6 @@ TEST(GuardPhases, GridExchangePhasesFollowTheGridUnderScrambledLabels) {
     EXPECT_FALSE(grid_exchange_phases(Graph::from_edges(7, ring)).has_value());
 }
 
-// A code that sends to its diagonal neighbours (a 27-point stencil, as a
-// multigrid's coarse levels) posts its whole exchange at once: no phases,
-// however heavy the faces are against the corners and under any labels.
-// Partners two steps along one axis (a second ghost shell) keep the phases.
-TEST(GuardPhases, DiagonalNeighboursMeanOneExchangeAtOnce) {
-    const int n = 4;
-    auto at = [&](int x, int y, int z) { return (x * n + y) * n + z; };
-    std::vector<Edge> faces, all, second_shell;
-    for (int x = 0; x < n; ++x)
-        for (int y = 0; y < n; ++y)
-            for (int z = 0; z < n; ++z)
-                for (int dx = -1; dx <= 1; ++dx)
-                    for (int dy = -1; dy <= 1; ++dy)
-                        for (int dz = -1; dz <= 1; ++dz) {
-                            const int X = x + dx, Y = y + dy, Z = z + dz, k = std::abs(dx) + std::abs(dy) + std::abs(dz);
-                            if (k == 0 || X < 0 || Y < 0 || Z < 0 || X >= n || Y >= n || Z >= n) continue;
-                            const double w = k == 1 ? 1600 : k == 2 ? 40 : 1;
-                            all.push_back({at(x, y, z), at(X, Y, Z), w});
-                            if (k == 1) faces.push_back({at(x, y, z), at(X, Y, Z), w});
-                        }
-    second_shell = faces;
-    for (int y = 0; y < n; ++y)
-        for (int z = 0; z < n; ++z) second_shell.push_back({at(0, y, z), at(2, y, z), 10});
-    const int N = n * n * n;
-    EXPECT_TRUE(grid_exchange_phases(Graph::from_edges(N, faces)).has_value());
-    EXPECT_TRUE(grid_exchange_phases(Graph::from_edges(N, second_shell)).has_value());
-    EXPECT_FALSE(grid_exchange_phases(Graph::from_edges(N, all)).has_value());
-    EXPECT_FALSE(grid_exchange_phases(Graph::from_edges(N, all).relabeled(shuffled(N, 3))).has_value());
-}
-
 // On nodes of 8 cores, a row of an 8x8 torus per node keeps the two phases
 // along the rows inside the nodes; blocks of 2x4 keep more messages inside
 // (lower F) but no phase.  Read one direction at a time the blocks are

@@ -28,9 +28,7 @@ std::optional<RecognizedGrid> recognize_grid(const Graph &sym);
 // The exchange of a grid recognised in `g` (any direction of its edges),
 // read one direction at a time for the guard (cost/model.hpp): two phases
 // per dimension longer than 1, towards lower then higher coordinates,
-// across the boundary where the grid wraps.  Nothing when `g` is not a grid,
-// or when some edge joins tasks that differ in more than one coordinate
-// (diagonal neighbours: such a code sends its whole exchange at once).
+// across the boundary where the grid wraps.  Nothing when `g` is not a grid.
 std::optional<ExchangePhases> grid_exchange_phases(const Graph &g);
 
 // Best structured embedding of a Cartesian task grid onto the topology:

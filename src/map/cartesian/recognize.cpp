@@ -326,37 +326,9 @@ std::optional<RecognizedGrid> recognize_grid(const Graph &sym) {
     return std::nullopt;
 }
 
-namespace {
-
-// Does some edge of `g` join two tasks that differ in more than one
-// coordinate of the recognised grid?  A code whose halo is exchanged one
-// direction at a time forwards its corners through the faces and never
-// sends to a diagonal neighbour; one that sends to them (the 27-point
-// stencils of a multigrid's coarse levels) posts its whole exchange at once.
-bool sends_off_the_axes(const Graph &g, const RecognizedGrid &rec) {
-    const auto &dims = rec.grid.dims;
-    const int n = static_cast<int>(rec.task_at.size());
-    std::vector<int> point_of(n, -1);
-    for (int p = 0; p < n; ++p) point_of[rec.task_at[p]] = p;
-    for (int a = 0; a < g.n(); ++a)
-        for (int64_t e = g.begin(a); e < g.end(a); ++e) {
-            const int b = g.target(e);
-            if (b == a || !(g.weight(e) > 0)) continue;
-            int pa = point_of[a], pb = point_of[b], differ = 0;
-            for (size_t d = dims.size(); d-- > 0;) {
-                differ += pa % dims[d] != pb % dims[d];
-                pa /= dims[d], pb /= dims[d];
-            }
-            if (differ > 1) return true;
-        }
-    return false;
-}
-
-} // namespace
-
 std::optional<ExchangePhases> grid_exchange_phases(const Graph &g) {
     const auto rec = recognize_grid(g.symmetrized());
-    if (!rec || sends_off_the_axes(g, *rec)) return std::nullopt;
+    if (!rec) return std::nullopt;
     const auto &dims = rec->grid.dims;
     const int n = static_cast<int>(rec->task_at.size());
     ExchangePhases out;
