@@ -172,7 +172,7 @@ while read -r topo args; do
   i=$((i + 1))
   rm -f "$tmp/base.map" "$tmp/new.map"
   for b in base new; do
-    eval "bin=\$$b"
+    if [ "$b" = base ]; then bin=$base; else bin=$new; fi
     # shellcheck disable=SC2086 # the arguments split at spaces
     "$bin" map --topology "$topo" $args --no-cache --seed 1 --out "$tmp/$b.map" >"$tmp/$b.txt" 2>&1 ||
       echo "exit $?" >>"$tmp/$b.txt"
