@@ -41,6 +41,57 @@ void fill_report(rankmap_report *report, const CostReport &c, double seconds, co
     report->seconds = seconds;
     std::strncpy(report->algorithm, alg, sizeof(report->algorithm) - 1);
 }
+
+namespace {
+
+// The grid of a Cartesian communicator given in the options, if any.
+std::optional<CartGrid> cart_grid_of(const rankmap_options &o, int ntasks) {
+    if (o.cart_ndims <= 0) return std::nullopt;
+    if (o.cart_ndims > RANKMAP_MAX_DIMS) throw Error("cart_ndims is larger than RANKMAP_MAX_DIMS");
+    CartGrid cg;
+    int64_t n = 1;
+    for (int k = 0; k < o.cart_ndims; ++k) {
+        cg.dims.push_back(o.cart_dims[k]);
+        cg.periods.push_back(o.cart_periods[k] != 0);
+        n *= o.cart_dims[k];
+    }
+    if (n != ntasks)
+        throw Error("Cartesian grid of " + std::to_string(n) + " tasks given for a graph of " +
+                    std::to_string(ntasks) + " tasks");
+    return cg;
+}
+
+} // namespace
+
+CachedMapping map_graph(const Topology &t, const rankmap_graph_s &graph, const rankmap_options *opts) {
+    rankmap_options defaults;
+    rankmap_options_init(&defaults);
+    const rankmap_options &o = opts ? *opts : defaults;
+    const auto &g = graph.g;
+    const std::string requested = o.algorithm ? o.algorithm : "auto";
+    // "auto" inside an MPI call is the fast strategy, taking a quality
+    // mapping from the cache when one was computed ahead.
+    const bool in_call_auto = requested == "auto";
+    auto alg = in_call_auto ? Algorithm::Fast : parse_algorithm(requested);
+    Options mo;
+    mo.seed = o.seed;
+    mo.time_limit = o.time_limit;
+    mo.verbose = o.verbose;
+    const std::optional<CartGrid> grid = cart_grid_of(o, g.n());
+    const std::string dir = o.cache_dir ? o.cache_dir : cache_dir_from_env();
+    auto warn = [](const std::string &m) { std::fprintf(stderr, "rankmap: warning: %s\n", m.c_str()); };
+    auto r = map_with_cache(g, t, alg, mo, grid, dir, nullptr, nullptr, warn,
+                            in_call_auto ? std::optional(Algorithm::Auto) : std::nullopt);
+    if (!graph.alltoall.empty() && (alg == Algorithm::Auto || alg == Algorithm::Fast))
+        // grid lines that do all-to-all: the model picks among the
+        // mapper's placement and the mirrored blocks (map/transpose.hpp)
+        prefer_for_alltoall(g, t, graph.grid_dims, graph.grid_alltoall, graph.alltoall, r.entry.place,
+                            r.entry.report, r.entry.algorithm);
+    if (o.verbose > 0 && r.hit)
+        std::fprintf(stderr, "rankmap: wisdom hit %s (%.3f ms)\n", r.path.c_str(), 1e3 * r.seconds);
+    return r;
+}
+
 } // namespace rankmap::capi
 
 namespace {
@@ -211,48 +262,9 @@ int rankmap_map(rankmap_topology_t topo, rankmap_graph_t graph, const rankmap_op
                 rankmap_report *report) {
     CHECK_ARG(topo && graph && node_of_task, "NULL argument");
     return guarded([&] {
-        rankmap_options defaults;
-        rankmap_options_init(&defaults);
-        const rankmap_options &o = opts ? *opts : defaults;
-        const auto &g = graph->g;
-        const auto &t = *topo->t;
-        const std::string requested = o.algorithm ? o.algorithm : "auto";
-        // "auto" inside an MPI call is the fast strategy, taking a quality
-        // mapping from the cache when one was computed ahead.
-        const bool in_call_auto = requested == "auto";
-        auto alg = in_call_auto ? rankmap::Algorithm::Fast : rankmap::parse_algorithm(requested);
-        rankmap::Options mo;
-        mo.seed = o.seed;
-        mo.time_limit = o.time_limit;
-        mo.verbose = o.verbose;
-        std::optional<rankmap::CartGrid> grid;
-        if (o.cart_ndims > 0) {
-            if (o.cart_ndims > RANKMAP_MAX_DIMS) throw rankmap::Error("cart_ndims is larger than RANKMAP_MAX_DIMS");
-            rankmap::CartGrid cg;
-            int64_t n = 1;
-            for (int k = 0; k < o.cart_ndims; ++k) {
-                cg.dims.push_back(o.cart_dims[k]);
-                cg.periods.push_back(o.cart_periods[k] != 0);
-                n *= o.cart_dims[k];
-            }
-            if (n != g.n())
-                throw rankmap::Error("Cartesian grid of " + std::to_string(n) + " tasks given for a graph of " +
-                                     std::to_string(g.n()) + " tasks");
-            grid = cg;
-        }
-        const std::string dir = o.cache_dir ? o.cache_dir : rankmap::cache_dir_from_env();
-        auto warn = [](const std::string &m) { std::fprintf(stderr, "rankmap: warning: %s\n", m.c_str()); };
-        auto r = rankmap::map_with_cache(g, t, alg, mo, grid, dir, nullptr, nullptr, warn,
-                                         in_call_auto ? std::optional(rankmap::Algorithm::Auto) : std::nullopt);
-        if (!graph->alltoall.empty() && (alg == rankmap::Algorithm::Auto || alg == rankmap::Algorithm::Fast))
-            // grid lines that do all-to-all: the model picks among the
-            // mapper's placement and the mirrored blocks (map/transpose.hpp)
-            rankmap::prefer_for_alltoall(g, t, graph->grid_dims, graph->grid_alltoall, graph->alltoall, r.entry.place,
-                                         r.entry.report, r.entry.algorithm);
+        const auto r = rankmap::capi::map_graph(*topo->t, *graph, opts);
         const auto &place = r.entry.place;
         if (report) fill_report(report, r.entry.report, r.seconds, r.entry.algorithm.c_str());
-        if (o.verbose > 0 && r.hit)
-            std::fprintf(stderr, "rankmap: wisdom hit %s (%.3f ms)\n", r.path.c_str(), 1e3 * r.seconds);
         std::memcpy(node_of_task, place.data(), sizeof(int) * place.size());
     });
 }

@@ -3,7 +3,9 @@
 // src/discover/discover_capi.cpp): status codes, the thread-local message
 // behind rankmap_last_error(), and guarded(), which turns every exception
 // into a status code so that none crosses into C.  The handles' contents
-// are here too, for the C entry points outside capi.cpp (src/capi/glue.cpp).
+// are here too, for the C entry points outside capi.cpp (src/capi/glue.cpp),
+// and the engine's mapping entry behind rankmap_map(), which the reorder
+// decision (src/capi/reorder.cpp) calls directly.
 #pragma once
 #include <memory>
 #include <new>
@@ -13,6 +15,7 @@
 #include "common/error.hpp"
 #include "cost/cost.hpp"
 #include "graph/graph.hpp"
+#include "profile/cache.hpp"
 #include "rankmap.h"
 #include "topology/topology.hpp"
 
@@ -64,5 +67,10 @@ template <class F> int guarded(F &&f) {
 
 // *report = c with the call's time and the name of the mapper (NULL: nothing).
 void fill_report(rankmap_report *report, const CostReport &c, double seconds, const char *alg);
+
+// The mapping rankmap_map() returns: the mapper of opts (NULL: defaults)
+// through the wisdom cache, and for a grid of all-to-all lines the model's
+// choice among it and the mirrored blocks.  Throws rankmap::Error.
+CachedMapping map_graph(const Topology &t, const rankmap_graph_s &graph, const rankmap_options *opts);
 
 } // namespace rankmap::capi

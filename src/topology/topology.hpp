@@ -28,6 +28,20 @@ struct Shell {
     int64_t count;
 };
 
+class Topology;
+
+// A map of a machine's nodes given on coordinates:
+// y[k] = value[k][x[from[k]]], value[k] a permutation of 0..dims()[k]-1.
+// Topology::symmetries() builds only maps that leave every distance as it is.
+struct NodeMap {
+    std::vector<int> from;
+    std::vector<std::vector<int>> value;
+    // The node this map sends v to.
+    int apply(const Topology &t, int v) const;
+    // The node this map sends to v.
+    int preimage(const Topology &t, int v) const;
+};
+
 class Topology {
 public:
     virtual ~Topology() = default;
@@ -59,6 +73,23 @@ public:
     virtual void nearest(int node, int count, std::vector<int> &out) const;
     // Canonical text form, parseable by parse_topology().
     virtual std::string describe() const = 0;
+
+    // Symmetries of the machine (src/topology/symmetry.cpp).
+    // The maps tried to bring node a onto node target, most natural first;
+    // the identity alone unless a model knows better.
+    virtual std::vector<NodeMap> symmetries(int a, int target) const;
+    // How map i of symmetries() moves the nodes ("a translation"), for messages.
+    virtual std::string symmetry_name(size_t i) const;
+    // Among the placements the symmetries make of `place`, the one closest to
+    // `current` (task r on node current[r]) within `cap` tasks per node.
+    // Returns the number of tasks that end on their current node, or -1 when
+    // `place` is left unchanged (a model that does not align, as every one
+    // but the tree, or a node would exceed cap).
+    virtual int align_to_current(std::vector<int> &place, const std::vector<int> &current,
+                                 const std::vector<int> &cap) const;
+    // `place` with the machine's hosts in ascending order of their lowest
+    // task; empty on a machine without hosts.
+    virtual std::vector<int> hosts_ascending(const std::vector<int> &place) const;
     Metric metric() const { return metric_; }
     // Tasks a node may hold (":slots=K" in the topology string, default 1).
     // N tasks need ceil(N / size()) <= slots(), or the topology is too small.

@@ -31,6 +31,8 @@ public:
     void route(int a, int b, std::vector<int64_t> &links) const override;
     void nearest(int node, int count, std::vector<int> &out) const override;
     std::string describe() const override;
+    std::vector<NodeMap> symmetries(int a, int target) const override;
+    std::string symmetry_name(size_t i) const override;
 
     const std::vector<int> &wrap() const { return wrap_; }
     bool has_local() const { return local_cost_ >= 0; }

@@ -36,6 +36,11 @@ public:
     void route(int a, int b, std::vector<int64_t> &links) const override;
     void nearest(int node, int count, std::vector<int> &out) const override;
     std::string describe() const override;
+    std::vector<NodeMap> symmetries(int a, int target) const override;
+    std::string symmetry_name(size_t i) const override;
+    int align_to_current(std::vector<int> &place, const std::vector<int> &current,
+                         const std::vector<int> &cap) const override;
+    std::vector<int> hosts_ascending(const std::vector<int> &place) const override;
     // First tier (0 = outermost) at which leaves a != b differ.
     int tier(int a, int b) const;
     const std::vector<double> &costs() const { return cost_; }
