@@ -18,7 +18,6 @@ Rules (every file under src/):
     two numbers ("1.2 -> 0.9"), "of N runs", "N % slower" / "N % faster".
     Comments say what the code does and why; measured figures live in
     bench/results (doc/tuning.md, "Measurements behind the source comments").
-PENDING names the few long functions another branch is splitting.
 
 Called by maint/check-docs.sh (and so by the docs_results test).
 """
@@ -33,7 +32,6 @@ MAX_FILE = 800
 # (file, function) over MAX_FUNCTION that another branch is splitting; each
 # entry goes when that branch lands.  A listed function that is short again
 # is reported, so the list cannot go stale.
-PENDING = {("src/capi/glue.cpp", "rankmap_reorder_ranks")}
 
 C_EXT = {".c", ".h", ".cpp", ".hpp", ".cc", ".hh", ".cxx", ".hxx"}
 HASH_COMMENT_EXT = {".py", ".mk", ".am", ".cvars", ".sh"}
@@ -177,11 +175,6 @@ def check_c(path, text, err, rel):
     code, comments = blank_c(text)
     for first, last, name in c_functions(code):
         n = last - first + 1
-        if (rel, name) in PENDING:
-            if n <= MAX_FUNCTION:
-                err(path, first, "function %s has %d lines: take it out of PENDING in maint/check-code.py"
-                    % (name, n))
-            continue
         if n > MAX_FUNCTION:
             err(path, first, "function %s has %d lines (at most %d): split it into named helpers"
                 % (name, n, MAX_FUNCTION))
