@@ -14,7 +14,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:?usage: diagonal.sh BUILD [RECORD]}" && pwd)
-record=${2:-}
+record=${2:+$(realpath -m "$2")}
 rm_bin=$build/rankmap
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
