@@ -449,7 +449,7 @@ int main(int argc, char **argv) {
         return band_ab_mode(sizes, seeds, markdown,
                             {"the band search's tile annealing with the small-tile temperatures at every tile size "
                              "(large_tile = 0) and with the large-tile ones for tiles of " +
-                                 std::to_string(BandContext{}.large_tile) + " tasks and more (the preset)",
+                                 std::to_string(band_preset().large_tile) + " tasks and more (the preset)",
                              "small", "large", "large won", "the large-tile temperatures", small_tiles_only});
     if (band_p1)
         return band_ab_mode(sizes, seeds, markdown,

@@ -38,6 +38,9 @@
 #  7. src/ passes maint/check-code.py: no function over 80 lines, no file over
 #     800 lines, no figure narrative in a comment ("1.2 -> 0.9", "of N runs",
 #     "N % slower").
+#  8. The tuned numbers have one source: maint/check-tuning.py (every field
+#     of a tuning context set by its preset in src/map/tuning.cpp, none with
+#     a default in tuning.hpp, and doc/tuning.md giving each preset value).
 #
 # Registered in CTest as docs_results (test/CTestTestfile.cmake.in).
 set -e
@@ -172,6 +175,12 @@ r = subprocess.run([sys.executable, str(top / "maint" / "check-code.py"), str(to
                    capture_output=True, text=True)
 if r.returncode != 0:
     errors.extend(l for l in r.stderr.splitlines() if not l.startswith("check-code:"))
+
+# 8. the tuning's one source
+r = subprocess.run([sys.executable, str(top / "maint" / "check-tuning.py"), str(top)],
+                   capture_output=True, text=True)
+if r.returncode != 0:
+    errors.extend(l for l in r.stderr.splitlines() if not l.startswith("check-tuning:"))
 
 if errors:
     sys.stderr.write("\n".join(errors) + "\n")

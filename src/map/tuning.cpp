@@ -1,7 +1,9 @@
 // tuning.cpp -- the named presets of the tuning contexts (tuning.hpp).
-// Each preset starts from the context's defaults and changes only what its
-// size class or mode needs; doc/tuning.md lists the values and the
-// benchmark behind each.
+// One preset per context sets every field of it, in the header's order,
+// with the values that hold unless a size class overrides them below; the
+// other strategies' presets start from it and change only what they need.
+// doc/tuning.md lists the values and the benchmark behind each;
+// maint/check-tuning.py checks both against this file.
 #include "map/tuning.hpp"
 
 namespace rankmap {
@@ -41,24 +43,9 @@ void leave_out_large_size_steps(AutoContext &c) {
     c.multilevel.min_tasks = kMultilevelMin;
 }
 
-} // namespace
-
-AnnealContext anneal_preset() { return AnnealContext{}; }
-
-BandContext band_preset() { return BandContext{}; }
-
-AutoContext auto_preset(int n) {
-    AutoContext c;
-    c.hier = hier_preset(n);
-    // When the band result beats every start the chains do not end lower, so
-    // they and the graph drawing they start from are left out (doc/tuning.md).
-    c.chains_after_band = false;
-    if (n <= kSmall) {
-        c.cold_acceptance = 0.04;
-        c.cold_share = 0.9;
-        c.band.start_temperature = 0.6;
-        return c;
-    }
+// auto_preset's size classes above kSmall tasks: medium, large and, above
+// kFastLarge, the largest.
+void above_small_tasks(AutoContext &c, int n) {
     c.cold_acceptance = 0.06;
     // A grid embedding within 10 % of F_min ends the search: the general path
     // does not beat one on scrambled stencils, it only takes longer
@@ -69,7 +56,7 @@ AutoContext auto_preset(int n) {
     c.band_chain_scale = 0.4;
     c.band_phase2_bonus = n <= kMedium ? 0.5 : 0.0;
     c.band_phase2_extra = 0.0;
-    if (n <= kMedium) return c;
+    if (n <= kMedium) return;
     // Above 4096 tasks the hot chain from the graph drawing, with the whole
     // nominal budget, ends lower than the cold chain of the best start, in
     // less time; fast runs the same chain with less work.  The band search
@@ -96,6 +83,126 @@ AutoContext auto_preset(int n) {
         c.multilevel.kl_passes = 0;
         c.multilevel.and_chains = true;
     }
+}
+
+} // namespace
+
+AnnealContext anneal_preset() {
+    AnnealContext c;
+    c.hot_acceptance = 0.15;
+    c.cold_acceptance = 0.03;
+    c.hot_equilibrium_max = 0.2;
+    c.cold_equilibrium_factor = 1.5;
+    c.warmup_beta_factor = 1.25;
+    c.warmup_rounds = 8;
+    c.warmup_round_divisor = 4;
+    c.calibration_min = 2000;
+    c.calibration_max = 20000;
+    c.calibration_per_task = 4;
+    c.final_beta_factor = 20;
+    c.uphill_odds = 1000;
+    c.small_uphill_quantile = 20;
+    c.default_sweeps = 1000;
+    c.local_fraction = 0.9;
+    c.refine_sweeps_hot = 1000;
+    c.refine_sweeps_cold = 300;
+    c.step_time_margin = 0.95;
+    c.near_extra = 12;
+    return c;
+}
+
+BandContext band_preset() {
+    BandContext c;
+    c.max_offsets = 32;
+    c.min_tile = 8;
+    c.max_tile = 1024;
+    c.max_period_error = 0.15;
+    c.max_candidates = 1000;
+    c.dense_distance_max = 1024;
+    c.local_moves_in_ten = 9;
+    c.evals_per_proposal = 26;
+    c.min_round_proposals = 2000;
+    c.halving_factor = 3;
+    c.ordered_share_divisor = 10;
+    c.weighted_partners = true;
+    c.staircase = true;
+    c.start_temperature = 1.0;
+    c.end_temperature = 0.35;
+    c.large_tile = 256;
+    c.large_tile_start_temperature = 5.0;
+    c.large_tile_end_temperature = 0.15;
+    return c;
+}
+
+MultilevelContext multilevel_preset() {
+    MultilevelContext c;
+    c.min_tasks = 1 << 30;  // off: leave_out_large_size_steps turns it on above kFastLarge tasks
+    c.block = 8;
+    c.min_block = 4;
+    c.cold_acceptance = 0.2;
+    c.sweeps = 100;
+    c.kl_passes = 1;
+    c.coarse_time_share = 0.5;
+    c.salt = 0x3713;
+    c.and_chains = false;
+    return c;
+}
+
+AutoContext auto_preset(int n) {
+    AutoContext c;
+    c.budget_tasks = {512, 2048, 32768};
+    c.budget_seconds = {0.7, 3.8, 40.0};
+    c.min_budget = 0.1;
+    c.net_factor = 10;
+    c.net_extra = 15;
+    c.net_min = 10;
+    c.evals_per_second = 3.0e7;
+    c.cache_tasks = 32768;
+    c.evals_per_degree = 2;
+    c.evals_per_proposal = 4;
+    c.min_sweeps = 30;
+    c.max_sweeps = 5000;
+    c.structured_kl_share = 0.1;
+    c.structured_accept = 1.0;
+    c.geometric_share = 0.3;
+    c.geometric_cold_margin = 1.1;
+    c.hot_share = 0.4;
+    c.hot_skip_min_extent = 0;
+    c.cold_share = 0.9;
+    c.cold_acceptance = 0.04;
+    c.scotch_start_max_tasks = 1 << 30;
+    c.bisection_start_max_tasks = 1 << 30;
+    c.bisection_without_scotch = false;
+    c.hot_from_geometric = false;
+    c.cold_from_hot_start = true;
+    c.cold_from_other_start = true;
+    c.chain_kl_passes = 0;
+    c.band_search = true;
+    c.hot_time_share = 0.5;
+    c.hot_kl_share = 0.2;
+    c.cold_time_share = 0.85;
+    c.cold_kl_share = 0.9;
+    c.hot_salt = 0xa070;
+    c.cold_salt = 0xc01d;
+    c.band_phase1 = 4.6;
+    c.band_time_share = 0.5;
+    c.band_kl_share = 0.1;
+    c.band_chain_scale = 0.15;
+    // When the band result beats every start the chains do not end lower, so
+    // they and the graph drawing they start from are left out (doc/tuning.md).
+    c.chains_after_band = false;
+    c.band_phase2_bonus = 0.5;
+    c.band_phase2_extra = 4.0;
+    c.band_phase2_seed = 0x5eed;
+    c.band_phase2_translations = 3;
+    c.band = band_preset();
+    c.multilevel = multilevel_preset();
+    c.hier = hier_preset(n);
+    if (n <= kSmall) {
+        c.band.start_temperature = 0.6;
+        return c;
+    }
+    above_small_tasks(c, n);
     return c;
 }
 
@@ -177,16 +284,40 @@ AutoContext auto_coarse_preset(int n) {
 
 CongestionContext congestion_preset(int n) {
     CongestionContext c;
+    c.starts = 8;
+    c.max_links_log2 = 26;
+    c.near_nodes = 32;
+    c.partner_tries = 8;
+    c.temperature_samples = 200;
+    c.start_temperature = 3e-3;
+    c.cooling = 1e-3;
+    c.sweeps = 1000;
+    c.best_samples_per_sweep = 4;
     if (n <= kSmall) return c;
     c.starts = n <= kCongestionMedium ? 2 : 1;
     c.sweeps = n <= kCongestionMedium ? 200 : 40;
     return c;
 }
 
-KlContext kl_preset() { return KlContext{}; }
+KlContext kl_preset() {
+    KlContext c;
+    c.partners_tried = 4;
+    c.near_tried = 7;
+    c.stall_limit = 64;
+    c.max_passes = 100;
+    return c;
+}
 
 GeometricContext geometric_preset(int n) {
     GeometricContext c;
+    c.pivots = 100;
+    c.majorize_rounds = 50;
+    c.rotations = 64;
+    c.max_edge_length = 3;
+    c.mds_iterations = 300;
+    c.align_angles = 90;
+    c.align_sweeps = 4;
+    c.min_tasks = 8;
     if (n <= kSmall) return c;
     c.pivots = n <= kMedium ? 100 : 64;
     c.majorize_rounds = 30;
@@ -194,18 +325,66 @@ GeometricContext geometric_preset(int n) {
     return c;
 }
 
-DivideAnnealContext divide_anneal_preset() { return DivideAnnealContext{}; }
+DivideAnnealContext divide_anneal_preset() {
+    DivideAnnealContext c;
+    c.l_ratio = 0.85;
+    c.min_split = 16;
+    c.time_share = 0.9;
+    return c;
+}
 
-GreedyContext greedy_preset() { return GreedyContext{}; }
+GreedyContext greedy_preset() {
+    GreedyContext c;
+    c.partners_tried = 4;
+    c.search_found = 6;
+    c.search_limit = 8192;
+    return c;
+}
 
-CartContext cart_preset() { return CartContext{}; }
+CartContext cart_preset() {
+    CartContext c;
+    c.work_budget = 2.5e7;
+    c.min_candidates = 24;
+    c.max_candidates = 1000;
+    c.factor_steps = 400000;
+    c.stock_permutations = 720;
+    return c;
+}
 
-ScotchContext scotch_preset() { return ScotchContext{}; }
+ScotchContext scotch_preset() {
+    ScotchContext c;
+    c.imbalance = 0.01;
+    c.max_edge_load = 1e6;
+    return c;
+}
 
-KwayContext kway_preset() { return KwayContext{}; }
+KwayContext kway_preset() {
+    KwayContext c;
+    c.chain_passes = 8;
+    c.chain_moves = 10;
+    c.union_tries = 4;
+    c.coarse_part_divisor = 4;
+    c.coarsest_per_part = 2;
+    c.min_coarsening = 0.9;
+    c.min_cycle_gain = 3e-4;
+    return c;
+}
 
 HierContext hier_preset(int n) {
     HierContext c;
+    c.outer_tries = 16;
+    c.inner_tries = 2;
+    c.few_per_child = 2;
+    c.extra_multisections = 2;
+    c.start_kl_share = 0.25;
+    c.grid_kl_share = 0.2;
+    c.sweeps = 400;
+    c.cold_acceptance = 0.06;
+    c.anneal_share = 0.85;
+    c.scotch_start = true;
+    c.kl_passes = 0;
+    c.node_group = 5;
+    c.node_cycles = 12;
     c.kway = kway_preset();
     if (n <= kSmall) return c;
     if (n <= kHierMedium) {

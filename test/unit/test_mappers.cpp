@@ -608,10 +608,10 @@ TEST(Strategies, FastRunsNoHotChainOnADeepTorus) {
 TEST(Multilevel, StartFillsBlocksAndEmbedsAScrambledGrid) {
     Fixture f(scrambled(grid3(8, 8, 8), 5), "torus:8x8x8");
     std::string why;
-    const std::vector<int> a = multilevel_start(f.problem(), MultilevelContext{}, &why);
+    const std::vector<int> a = multilevel_start(f.problem(), multilevel_preset(), &why);
     ASSERT_EQ(why, "");
     expect_capacity(f, a);
-    EXPECT_EQ(a, multilevel_start(f.problem(), MultilevelContext{}, &why));
+    EXPECT_EQ(a, multilevel_start(f.problem(), multilevel_preset(), &why));
     EXPECT_LE(f.F(a), 3.0 * f.d.f_min);
     // blocks of 2x2x2 nodes (coordinates halved) hold the grid's cubes: a
     // cube keeps 3 of a task's 6 edges inside (a random layout 7 / 511)
@@ -639,7 +639,7 @@ TEST(Multilevel, DeclinesProblemsItDoesNotFit) {
         SCOPED_TRACE(c.topo);
         Fixture f(random_graph(c.tasks, 4, 3), c.topo);
         std::string why;
-        EXPECT_TRUE(multilevel_start(f.problem(), MultilevelContext{}, &why).empty());
+        EXPECT_TRUE(multilevel_start(f.problem(), multilevel_preset(), &why).empty());
         EXPECT_EQ(why, c.why);
     }
     // blocks of 8 nodes: one halving of every even extent, then the largest
@@ -653,11 +653,11 @@ TEST(Multilevel, DeclinesProblemsItDoesNotFit) {
                            Shape{"torus:8192", {8}}, Shape{"torus:6x6x2", {2, 2, 1}}}) {
         SCOPED_TRACE(c.topo);
         std::string why;
-        EXPECT_EQ(multilevel_blocks(*parse_topology(c.topo), MultilevelContext{}, &why), c.blk);
+        EXPECT_EQ(multilevel_blocks(*parse_topology(c.topo), multilevel_preset(), &why), c.blk);
     }
     Fixture f(random_graph(256, 4, 3), "torus:16x16");
     std::string why;
-    expect_capacity(f, multilevel_start(f.problem(), MultilevelContext{}, &why));
+    expect_capacity(f, multilevel_start(f.problem(), multilevel_preset(), &why));
 }
 
 // Forced on at 512 tasks: auto takes the multilevel path instead of the
