@@ -4,7 +4,8 @@
 //
 //   bench/cache [--size 16x16x16] [--workloads sage,umt] [--repeat 20] [--markdown]
 //
-// Workloads are seed 000's SAGE-like and UMT-like graphs (src/workload) on
+// Workloads are the SAGE-like and UMT-like graphs (src/workload) of Bhanot
+// et al., "Optimizing task layout on the Blue Gene/L supercomputer", on
 // torus:<size>.  The hit time is the median of --repeat lookups; the table
 // also splits it into the key digest and the load + verification.
 #include <algorithm>

@@ -8,8 +8,9 @@
 // call: rank order (identity), Scotch 7's SCOTCH_graphMap onto
 // SCOTCH_archTleaf with its three strategies (the peer; "scotch-best" is
 // the least F of the three, with the sum of their times), and rankmap's
-// `hier` and `auto`.  Columns: F (the cost, seed 000's free energy with
-// the tree distance), F / best Scotch F, the share of the traffic that
+// `hier` and `auto`.  Columns: F (the cost, the free energy of Bhanot et
+// al., "Optimizing task layout on the Blue Gene/L supercomputer", with the
+// tree distance), F / best Scotch F, the share of the traffic that
 // leaves a node (outermost tier), the inter-node traffic itself, and the
 // seconds of the mapping call (wall; the targets judge its CPU time),
 // with "(safety stop)" when the wall-clock safety net, not the work
@@ -416,7 +417,9 @@ int main(int argc, char **argv) {
         }
         const int N = topo->size();
         const int per_node = N / topo->dims()[0];
-        // The 16-node tree is there for the halos (seed 001's large blocks).
+        // The 16-node tree is there for the halos (the large blocks of Smith
+        // and Bode, "Performance effects of node mappings on the IBM
+        // BlueGene/L machine").
         const bool halos_only = tree == "16x2x128";
         for (const auto &w : args.workloads) {
             const bool halo = w.rfind("halo", 0) == 0;

@@ -2,12 +2,13 @@
 // benchmark, never a test: it asserts nothing and always exits 0 unless its
 // own arguments are wrong).
 //
-// For every torus (8x8x8, 16x16x8, 32x32x32) and workload of seed 000
-// (cubic1 and cubic2 with labels scrambled by a random permutation, so rank
-// order is not the answer; SAGE-like; UMT-like) it runs, in the same process
-// and through the same run_mapper() call, rankmap's mappers (identity =
-// MPI rank order, random = mean of 100 random placements as in seed 000's
-// tables, greedy, anneal, dc-anneal, kl, auto) and the peer, Scotch 7's
+// For every torus (8x8x8, 16x16x8, 32x32x32) and workload of Bhanot et al.,
+// "Optimizing task layout on the Blue Gene/L supercomputer" (cubic1 and
+// cubic2 with labels scrambled by a random permutation, so rank order is not
+// the answer; SAGE-like; UMT-like) it runs, in the same process and through
+// the same run_mapper() call, rankmap's mappers (identity = MPI rank order,
+// random = mean of 100 random placements as in the tables of Bhanot et al.,
+// greedy, anneal, dc-anneal, kl, auto) and the peer, Scotch 7's
 // SCOTCH_graphMap with its three strategies.  It prints one table
 // (F/F_min, seconds, and for auto the ratio of auto's F to the best Scotch
 // F), then a summary checking the targets.  A mapper that fails
@@ -184,7 +185,7 @@ Row run_one(const Mapper &m, const std::string &size, const std::string &workloa
     if (args.verbose) progress = [](const std::string &s) { std::fprintf(stderr, "      %s\n", s.c_str()); };
     try {
         if (m.algorithm == Algorithm::Random) {
-            // Seed 000's "random": the mean over 100 random placements.
+            // The "random" of Bhanot et al.: the mean over 100 random placements.
             double sumF = 0, t = 0;
             for (int k = 0; k < kRandomSamples; ++k) {
                 opt.seed = args.seed + static_cast<uint64_t>(k);
@@ -323,7 +324,7 @@ std::vector<Check> summary(const std::vector<Row> &rows) {
             worst && worst->seconds <= lim,
             worst ? fmt("%.3f s", worst->seconds) + " (" + worst->workload + ")" : "");
     }
-    // Random placements reproduce seed 000's Table 1.
+    // Random placements reproduce Table 1 of Bhanot et al.
     const std::pair<const char *, double> ref[] = {{"cubic1", 5.94}, {"cubic2", 4.56}};
     for (const auto &x : ref) {
         const Row *r = find_row(rows, "8x8x8", x.first, "random");
@@ -447,7 +448,7 @@ int main(int argc, char **argv) {
             if (used) skipped_notes.push_back(alg + " on " + s.first);
         }
 
-    std::printf("rankmap mapping benchmark: F/F_min (free energy over seed 000's lower bound), wall seconds "
+    std::printf("rankmap mapping benchmark: F/F_min (free energy over the lower bound of Bhanot et al.), wall seconds "
                 "of the mapping call, seed %llu%s\n",
                 static_cast<unsigned long long>(args.seed),
                 args.time_limit > 0 ? (", time limit " + fmt("%g", args.time_limit) + " s").c_str() : "");

@@ -371,7 +371,7 @@ int main(int argc, char **argv) {
     }
     if (args.keep.empty()) rmdir(dir.c_str());
 
-    std::printf("rankmap at scale: F/F_min (free energy over seed 000's lower bound), wall seconds and peak RSS of "
+    std::printf("rankmap at scale: F/F_min (free energy over the lower bound of Bhanot et al.), wall seconds and peak RSS of "
                 "one mapping in its own process (graph read from a file; peak RSS = VmHWM), one core, seed %llu; Scotch 7 "
                 "SCOTCH_graphMap is the peer; stencil = 2-D five-point grid, labels scrambled.\n\n",
                 static_cast<unsigned long long>(args.seed));

@@ -12,7 +12,8 @@
  *   - "Tasks" are the vertices of the communication graph (MPI ranks);
  *     "nodes" are the locations of the machine model.  Several tasks may share
  *     a node: with N tasks on P nodes every node receives between floor(N/P)
- *     and ceil(N/P) tasks (seed 000, equation 3).
+ *     and ceil(N/P) tasks (equation 3 of Bhanot et al., "Optimizing task
+ *     layout on the Blue Gene/L supercomputer").
  */
 #ifndef RANKMAP_H
 #define RANKMAP_H
@@ -58,10 +59,10 @@ const char *rankmap_version(void);
  *                        tier(s) have 4 uplinks each (up=u1,...,uK for K
  *                        switch tiers), routed by D-mod-K
  *   file:PATH            explicit symmetric distance matrix (see README)
- * Option ":metric=hops|dim|euclid" chooses the distance metric of seed 000
- * (hop count -- the default --, 3/D x hops, Euclidean).  Option ":slots=K"
- * (any kind, last) lets a node hold up to K tasks (default 1); N tasks on P
- * nodes need ceil(N/P) <= K, else RANKMAP_ERR_TOO_SMALL.                   */
+ * Option ":metric=hops|dim|euclid" chooses the distance metric of Bhanot
+ * et al. (hop count -- the default --, 3/D x hops, Euclidean).  Option
+ * ":slots=K" (any kind, last) lets a node hold up to K tasks (default 1); N
+ * tasks on P nodes need ceil(N/P) <= K, else RANKMAP_ERR_TOO_SMALL.        */
 int rankmap_topology_parse(const char *spec, rankmap_topology_t *topo);
 void rankmap_topology_free(rankmap_topology_t topo);
 int rankmap_topology_size(rankmap_topology_t topo, int *nnodes);
@@ -170,7 +171,7 @@ void rankmap_options_init(rankmap_options *opts);
 
 typedef struct rankmap_report {
     double F;             /* free energy sum C(i,j) d(pi(i),pi(j))           */
-    double F_min;         /* seed 000 lower bound                            */
+    double F_min;         /* lower bound of Bhanot et al.                    */
     double ratio;         /* F / F_min (1 when F_min = 0)                    */
     double avg_dilation;  /* weighted mean hop distance per unit of traffic */
     double max_link_load; /* heaviest link under dimension-order routing   */
@@ -193,9 +194,11 @@ int rankmap_evaluate(rankmap_topology_t topo, rankmap_graph_t graph,
  * writes at MPI_Finalize (pair SRC DST COUNT BYTES lines and a message-size
  * histogram).  rankmap_graph_read(path, "profile", &g) -- or format NULL /
  * "auto" on a ".prof" file -- reads it with the automatic weight choice.
- * Weights follow seed 002: message count for latency-bound applications,
- * bytes for bandwidth-bound ones, decided by the median message size
- * against a threshold (default RANKMAP_DEFAULT_THRESHOLD bytes).          */
+ * Weights follow Chen et al., "MPIPP: an automatic profile-guided parallel
+ * process placement toolset for SMP clusters and multiclusters": message
+ * count for latency-bound applications, bytes for bandwidth-bound ones,
+ * decided by the median message size against a threshold (default
+ * RANKMAP_DEFAULT_THRESHOLD bytes).                                       */
 typedef enum rankmap_weights {
     RANKMAP_WEIGHTS_AUTO = 0,  /* median message size vs threshold           */
     RANKMAP_WEIGHTS_COUNT = 1, /* C(i,j) = messages from i to j             */

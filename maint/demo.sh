@@ -4,12 +4,13 @@
 # (`make demo-build`: the CLI, the benchmarks and the patched MPICH's stage,
 # not the test programs, and nothing is installed: maint/test.sh or
 # `make install` does that), then shows
-#   1. one mapping with the CLI (cubic1 of seed 000, labels scrambled);
+#   1. one mapping with the CLI (cubic1 of Bhanot et al., "Optimizing task
+#      layout on the Blue Gene/L supercomputer", labels scrambled);
 #   2. an unmodified MPI program (built with Debian's mpicc.mpich) getting
 #      reordered ranks from the patched MPICH on a declared virtual torus;
 #   3. the fast subset of the SimGrid evaluation: simulated communication
 #      time of rank order vs rankmap's placement (bench/simgrid/run.py --quick);
-#   4. the seeds' workloads on torus:8x8x8 with every mapper against Scotch
+#   4. the workloads of Bhanot et al. on torus:8x8x8 with every mapper against Scotch
 #      (bench/mapping --quick).
 source "$(dirname "$0")/common.sh"
 echo "rankmap demo: building in _build/main (logs there; the first build of the patched MPICH takes ~10 min) ..."
@@ -20,7 +21,7 @@ inst=$src/_build/main/mpich-stage$src/_build/install
 export LD_LIBRARY_PATH=$src/_build/main/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
 echo
-echo "== 1. one mapping with the CLI: cubic1 of seed 000, labels scrambled, on torus:8x8x8 =="
+echo "== 1. one mapping with the CLI: cubic1 of Bhanot et al., labels scrambled, on torus:8x8x8 =="
 ./rankmap gen cubic1 --topology torus:8x8x8 --scramble --out cubic1-scrambled.edges
 echo "-- rank order (what MPI does today):"
 ./rankmap map --topology torus:8x8x8 --graph cubic1-scrambled.edges --algorithm identity
@@ -46,5 +47,5 @@ echo "== 3. simulated torus (SimGrid SMPI): communication time, rank order vs ra
 /usr/bin/python3 "$src/bench/simgrid/run.py" --quick --build "$src/_build/main" --out "$src/_build/simgrid"
 
 echo
-echo "== 4. the seeds' workloads on torus:8x8x8: every mapper against Scotch (bench/mapping --quick) =="
+echo "== 4. the workloads of Bhanot et al. on torus:8x8x8: every mapper against Scotch (bench/mapping --quick) =="
 ./bench/mapping --quick

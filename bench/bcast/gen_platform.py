@@ -5,11 +5,12 @@
   gen_platform.py mesh  8x8x8 OUT.xml   the same box without wrap-around links
   gen_platform.py hostfile N OUT         node-0 .. node-(N-1), one rank per host
 
-Link parameters (BG/L, seed 004 section 3): a torus link moves 0.25 B/cycle
-raw, eta*0.25 = 0.22 B/cycle of payload; at the 700 MHz target clock that is
+Link parameters (BG/L; Almási et al., "Implementing MPI on the BlueGene/L
+supercomputer", section 3): a torus link moves 0.25 B/cycle raw,
+eta*0.25 = 0.22 B/cycle of payload; at the 700 MHz target clock that is
 154 MB/s of payload per link and direction, which we use as the link
 bandwidth (SPLITDUPLEX: each direction has its own 154 MB/s).  Latency: the
-seed gives none per hop; we use 100 ns per link (an assumption in the range
+paper gives none per hop; we use 100 ns per link (an assumption in the range
 of BG/L's published per-hop router latency).  Hosts compute nothing
 (smpi/simulate-computation:no in run.py).
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""run.py -- the seeds' experiments on simulated machines (SimGrid SMPI).
+"""run.py -- the founding papers' experiments on simulated machines (SimGrid SMPI).
 
   bench/simgrid/run.py [--quick | --smoke | --irregular | --clusters | --fattree | --harm [--sizes N,...]
                         | --validate] [--build DIR] [--out DIR] [--jobs N]
@@ -10,9 +10,14 @@ platforms (sg_platform.py), the communication graphs (`rankmap gen`) and the
 placements (`rankmap map`, sg_maps), runs every (kernel, platform,
 placement) with smpirun -hostfile (line r = host of rank r) and prints one
 table: kernel | platform | placement | cost F/F_min | max link load |
-simulated communication time | speed-up over rank order | model | seed figure,
-then the issue's targets with PASS/MISS.  Writes DIR/<mode>.csv, .md and
-.png.
+simulated communication time | speed-up over rank order | model | paper's
+figure, then the issue's targets with PASS/MISS.  The papers: Bhanot et al.,
+"Optimizing task layout on the Blue Gene/L supercomputer"; Smith and Bode,
+"Performance effects of node mappings on the IBM BlueGene/L machine"; Chen
+et al., "MPIPP: an automatic profile-guided parallel process placement
+toolset for SMP clusters and multiclusters"; Jagode et al., "Task placement
+of parallel multi-dimensional FFTs on a mesh communication network".
+Writes DIR/<mode>.csv, .md and .png.
 With --maps DIR it also saves every row's placement, graph and simulated
 time (DIR/manifest.json) for the cost model's check (model_check.py).
 With --record FILE it writes the table and the targets to FILE with the
@@ -31,8 +36,8 @@ The irregular workloads' "rankmap default in the call (K ranks)" row is
 `rankmap map --portfolio K`, K the call's default (RANKMAP_PORTFOLIO_DEFAULT
 in include/rankmap_glue.h): the K searches and the election of the call's
 portfolio, run one after another.
-  --clusters  only the seed 002 clusters of the full run (8x2 / 8x4, two- and
-            three-tier, 3-D halo and irregular).  Clusters of at most 24
+  --clusters  only the clusters of Chen et al. (MPIPP) of the full run (8x2 /
+            8x4, two- and three-tier, 3-D halo and irregular).  Clusters of at most 24
             cores also get the exhaustive optimum of F (sg_maps optimum),
             printed beside the "rankmap beats METIS" target.
   --fattree  today's clusters: two-level fat trees (D-mod-K routes) of 8 to
@@ -87,7 +92,7 @@ SMPI_CFG = ["--cfg=smpi/bw-factor:0:1", "--cfg=smpi/lat-factor:0:1", "--cfg=netw
 # Bytes per unit of graph weight (bandwidth-dominated messages: hundreds of
 # KiB, 1-2 ms on a 154 MB/s link, against 100 ns per hop).
 UNIT = {"cubic1": 65536, "cubic2": 32768, "sage": 64, "umt": 8192}
-FFT_BYTES = 4 << 20        # per task: a 512^3 complex-double volume on 512 tasks (seed 003)
+FFT_BYTES = 4 << 20        # per task: a 512^3 complex-double volume on 512 tasks (Jagode et al.)
 STENCIL_BYTES = 256 << 10  # per neighbour message of the 16x8 stencil
 
 
@@ -103,7 +108,7 @@ def portfolio_default():
 PORTFOLIO = portfolio_default()
 IN_CALL = f"rankmap default in the call ({PORTFOLIO} ranks)"
 
-SEED000_T4 = "seed 000 Table 4 (SAGE 512, BG/L): best map 1.79x less comm. time than rank order"
+BHANOT_T4 = "Bhanot et al. Table 4 (SAGE 512, BG/L): best map 1.79x less comm. time than rank order"
 
 
 def log(msg):
@@ -271,8 +276,8 @@ def fft_map_default(row, nrows, dims):
 
 
 def fft_map_cube(row, nrows, dims, side):
-    """Seed 003 small-cube map: row q on a side^3 cube displaced over the
-    torus (8-cube: side 2 for 8-task rows; 64-cube: side 4)."""
+    """Small-cube map of Jagode et al.: row q on a side^3 cube displaced over
+    the torus (8-cube: side 2 for 8-task rows; 64-cube: side 4)."""
     assert side ** 3 == row
     per = [e // side for e in dims]
     out = []
@@ -285,7 +290,7 @@ def fft_map_cube(row, nrows, dims, side):
 
 
 def fft_model(coords, row, nrows, dims, wrap, d, bw):
-    """Seed 003 equations (7), (12), (13), (16): per phase, the largest
+    """Equations (7), (12), (13), (16) of Jagode et al.: per phase, the largest
     effective length m_i over the directions and the communicators, and the
     bisection-bandwidth time max(m_i) * D / (4 B_l) with D the bytes per task.
     m_i: 0 if the image is one layer in direction i; the length L of the
@@ -317,9 +322,9 @@ def fft_model(coords, row, nrows, dims, wrap, d, bw):
 class Case:
     """One kernel on one platform under several placements."""
 
-    def __init__(self, kernel, platform, kind, spec, topo, graph, argv, seed="", baseline=None):
+    def __init__(self, kernel, platform, kind, spec, topo, graph, argv, paper="", baseline=None):
         self.kernel, self.platform, self.kind, self.spec = kernel, platform, kind, spec
-        self.topo, self.graph, self.argv, self.seed = topo, graph, argv, seed
+        self.topo, self.graph, self.argv, self.paper = topo, graph, argv, paper
         self.placements = []  # (label, mapfile, extra dict)
         self.baseline = baseline
         self.optimum = None  # least F over all placements, when small enough to enumerate
@@ -350,17 +355,17 @@ def platform_file(tools, kind, spec):
     return path
 
 
-def seed000_cases(tools, dims, quick, irregular=False, nseeds=1):
+def bhanot_cases(tools, dims, quick, irregular=False, nseeds=1):
     topo = "torus:" + dims
     n = plat.prod(plat.dims_of(dims))
     cases = []
     workloads = ["sage", "cubic1"] if quick else ["sage", "umt", "cubic1", "cubic2"]
     if irregular:  # --irregular: SAGE/UMT-like, rank order against rankmap's maps only
         workloads = ["sage", "umt"]
-    seeds = {"sage": SEED000_T4,
-             "umt": "seed 000 Table 2 (UMT2000, cost only): SA map 1.68x lower F than rank order at 256 tasks",
-             "cubic1": "seed 000 Table 1: SA finds the ideal map (F/F_min = 1.0)",
-             "cubic2": "seed 000 Table 1: SA finds the ideal map (F/F_min = 1.0)"}
+    papers = {"sage": BHANOT_T4,
+              "umt": "Bhanot et al. Table 2 (UMT2000, cost only): SA map 1.68x lower F than rank order at 256 tasks",
+              "cubic1": "Bhanot et al. Table 1: SA finds the ideal map (F/F_min = 1.0)",
+              "cubic2": "Bhanot et al. Table 1: SA finds the ideal map (F/F_min = 1.0)"}
     for w in workloads:
         if w.startswith("cubic"):
             g, ideal = scramble(tools, w, topo, n, seed=1)
@@ -369,8 +374,10 @@ def seed000_cases(tools, dims, quick, irregular=False, nseeds=1):
             g, ideal = tools.gen(w, topo, tools.path(f"{w}.edges")), None
             label = w + "-like"
         c = Case(label, dims + " torus", "torus", dims, topo, g,
-                 [tools.kernel("replay"), g, str(UNIT[w]), "1"], seed=seeds[w], baseline="rank order")
+                 [tools.kernel("replay"), g, str(UNIT[w]), "1"], paper=papers[w], baseline="rank order")
         c.unit = UNIT[w]
+        # "greedy (seed 000)" (the greedy map of Bhanot et al.) is kept as
+        # written: the placement's row key in the recorded results/ tables
         for alg, lab in (("identity", "rank order"), ("random", "random"), ("greedy", "greedy (seed 000)"),
                          ("auto", "rankmap default"), ("portfolio", IN_CALL),
                          ("congestion", "rankmap congestion")):
@@ -405,18 +412,18 @@ def fft_cases(tools, quick):
     dims_s, dims, bw = "8x8x8", [8, 8, 8], plat.TORUS_BW
     topo = "torus:" + dims_s
     cases = []
-    # (row, nrows, side of seed 003's cube rows or None): the grids of seed
-    # 003 and shapes whose lines fit no torus dimension (16, 32, 128)
+    # (row, nrows, side of the cube rows of Jagode et al. or None): their
+    # grids and shapes whose lines fit no torus dimension (16, 32, 128)
     grids = [(8, 64, 2)] if quick else [(8, 64, 2), (64, 8, 4), (16, 32, None), (32, 16, None),
                                         (4, 128, None), (128, 4, None)]
     for row, nrows, side in grids:
         g = write_edges(tools.path(f"fft-{row}x{nrows}.edges"), row * nrows, fft_edges(row, nrows, FFT_BYTES))
-        seed = ("seed 003 App. A (CO 8x64, 512^3): rows 8-cube 23.25 ms vs default 28.21 ms (1.21x); "
-                "columns 28.32 vs 28.85 ms" if row == 8 else
-                "seed 003 App. A (CO 64x8, 512^3): rows 64-cube 35.07 ms vs default 28.34 ms (0.81x)"
-                if row == 64 else "")
+        paper = ("Jagode et al. App. A (CO 8x64, 512^3): rows 8-cube 23.25 ms vs default 28.21 ms (1.21x); "
+                 "columns 28.32 vs 28.85 ms" if row == 8 else
+                 "Jagode et al. App. A (CO 64x8, 512^3): rows 64-cube 35.07 ms vs default 28.34 ms (0.81x)"
+                 if row == 64 else "")
         c = Case(f"3-D FFT {row}x{nrows}", dims_s + " torus", "torus", dims_s, topo, g,
-                 [tools.kernel("fft"), str(row), str(nrows), str(FFT_BYTES), "1"], seed=seed,
+                 [tools.kernel("fft"), str(row), str(nrows), str(FFT_BYTES), "1"], paper=paper,
                  baseline="default (rank order)")
         c.groups = tools.path(f"fft-{row}x{nrows}.groups")
         with open(c.groups, "w") as f:  # rows (one phase), then columns (the next)
@@ -424,6 +431,7 @@ def fft_cases(tools, quick):
             f.writelines(" ".join(str(q * row + k) for q in range(nrows)) + "\n" for k in range(row))
         maps = [("default (rank order)", fft_map_default(row, nrows, dims))]
         if side:
+            # "(seed 003)" = Jagode et al., kept: the row key in results/
             maps.append((f"{row}-cube rows (seed 003)", fft_map_cube(row, nrows, dims, side)))
         for lab, coords in maps:
             c.add(lab, write_coords(tools.path(f"fft-{row}-{lab.split()[0]}.map"), coords), coords=coords)
@@ -453,7 +461,7 @@ def stencil_cases(tools, quick):
         g = write_edges(tools.path(f"stencil-{kind}.edges"), nx * ny, stencil_edges(nx, ny, STENCIL_BYTES))
         c = Case(f"2-D stencil {nx}x{ny}", f"{spec} {kind}", kind, spec, topo, g,
                  [tools.kernel("stencil2d"), str(nx), str(ny), str(STENCIL_BYTES), "1"],
-                 seed="seed 001 (NAS BT/CG/MG class A, 8x4x4): YZX, ZYX ~15 % faster than XYZ",
+                 paper="Smith and Bode (NAS BT/CG/MG class A, 8x4x4): YZX, ZYX ~15 % faster than XYZ",
                  baseline="stock XYZ (rank order)")
         orders = ["XYZ", "YZX"] if quick else ["XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX"]
         for o in orders:
@@ -489,13 +497,13 @@ def cluster_cases(tools, quick):
         for w, label in kernels:
             gtopo = f"torus:{halo_grid}" if w == "cubic1" else f"tree:{nodes}x{cores}"
             g = tools.gen(w, gtopo, tools.path(f"cl-{spec.replace(':', '_')}-{w}.edges"))
-            seed = ("seed 002 Table 2 (8x2, 3-tier): Zeusmp 5308 s default, 3223 s METIS, 1573 s mapping"
-                    if switches == 2 and cores == 2 else
-                    "seed 002 Table 3 (8x4, 3-tier): Zeusmp 32640 s default, 13355 s mapping"
-                    if switches == 2 else "seed 002 Tables 1/3 (two-tier): mapping = METIS or better")
+            paper = ("Chen et al. (MPIPP) Table 2 (8x2, 3-tier): Zeusmp 5308 s default, 3223 s METIS, "
+                     "1573 s mapping" if switches == 2 and cores == 2 else
+                     "Chen et al. (MPIPP) Table 3 (8x4, 3-tier): Zeusmp 32640 s default, 13355 s mapping"
+                     if switches == 2 else "Chen et al. (MPIPP) Tables 1/3 (two-tier): mapping = METIS or better")
             c = Case(label, name, "cluster", spec, topo, g,
                      [tools.kernel("replay"), g, str(UNIT[w] if w == "umt" else UNIT["cubic1"]), "1"],
-                     seed=seed, baseline="round-robin (MPI default)")
+                     paper=paper, baseline="round-robin (MPI default)")
             c.unit = UNIT[w] if w == "umt" else UNIT["cubic1"]
             bw = [plat.ETH_BW, plat.MEM_BW] if switches == 1 else \
                 [plat.ETH_BW if cores <= 2 else plat.FAST_ETH_BW, plat.ETH_BW, plat.MEM_BW]
@@ -1020,7 +1028,7 @@ def table(rows, title):
             base[id(r["case"])] = r
     lines = [f"**{title}**", "",
              "| kernel | platform | placement | F/F_min | max link load | comm time (ms) | vs rank order "
-             "| model (ms) | seed figure |",
+             "| model (ms) | paper's figure |",
              "|---|---|---|---:|---:|---:|---:|---|---|"]
     last = None
     for r in rows:
@@ -1042,13 +1050,13 @@ def table(rows, title):
         if "model" in r["extra"]:
             mr, mc, tr, tc = r["extra"]["model"]
             model = f"rows {tr * 1e3:.2f} (m={mr:g}), cols {tc * 1e3:.2f} (m={mc:g})"
-        seed = c.seed if last is not c else ""
+        paper = c.paper if last is not c else ""
         last = c
         ratio = "-" if r["ratio_F"] is None else f"{r['ratio_F']:.3f}"
         if r["extra"].get("decision"):
             model = r["extra"]["decision"].split(";")[0]
         lines.append(f"| {r['kernel']} | {r['platform']} | {r['placement']} | {ratio} | {load} "
-                     f"| {tcell} | {sp} | {model} | {seed} |")
+                     f"| {tcell} | {sp} | {model} | {paper} |")
     lines += ["", "max link load: relative to the rank-order placement (rankmap eval's busiest link with "
               "dimension-order routes; tree topologies: its own measure). vs rank order: time of the rank-order "
               "(or round-robin / default) placement divided by this placement's time."]
@@ -1110,7 +1118,7 @@ def targets(rows):
     b = time_of(rows, "3-D FFT 8x64", "8x8x8", "8-cube", "ROW_TIME")
     if a and b:
         check("FFT 8x64: 8-cube rows faster than default rows", b < a,
-              f"{fmt_ms(b)} vs {fmt_ms(a)} ms ({a / b:.2f}x; seed 003: 1.21x)")
+              f"{fmt_ms(b)} vs {fmt_ms(a)} ms ({a / b:.2f}x; Jagode et al.: 1.21x)")
     for grid in ("8x64", "64x8"):
         a = time_of(rows, f"3-D FFT {grid}", "8x8x8", "default (rank order)")
         b = time_of(rows, f"3-D FFT {grid}", "8x8x8", "rankmap default, all-to-all hint")
@@ -1252,13 +1260,13 @@ def plot(rows, path):
         names = [r["placement"] for r in rs]
         colors = ["tab:red" if r["placement"] == c.baseline else
                   "tab:green" if r["placement"].startswith("rankmap") else "tab:gray" for r in rs]
-        if all("ROW_TIME" in r["res"] and "model" in r["extra"] for r in rs):  # FFT on a torus: seed 003 model
+        if all("ROW_TIME" in r["res"] and "model" in r["extra"] for r in rs):  # FFT on a torus: model of Jagode et al.
             rt = [r["res"]["ROW_TIME"] * 1e3 for r in rs]
             ax.barh(names, rt, color=colors, label="row all-to-all")
             ax.barh(names, [r["res"]["COL_TIME"] * 1e3 for r in rs], left=rt, color=colors, alpha=0.45,
                     label="column all-to-all")
             ax.scatter([r["extra"]["model"][2] * 1e3 for r in rs], names, marker="|", s=200, color="k",
-                       label="model, rows (seed 003)", zorder=3)
+                       label="model, rows (Jagode et al.)", zorder=3)
             ax.legend(fontsize=6, loc="lower right")
         else:
             ax.barh(names, [r["res"]["COMM_TIME"] * 1e3 for r in rs], color=colors)
@@ -1308,7 +1316,8 @@ def main():
     mode.add_argument("--smoke", action="store_true", help="the CTest smoke test")
     mode.add_argument("--irregular", action="store_true",
                       help="only SAGE-like and UMT-like on the 8x8x8 torus: rank order, auto, congestion")
-    mode.add_argument("--clusters", action="store_true", help="only the seed 002 clusters (as in the full run)")
+    mode.add_argument("--clusters", action="store_true",
+                      help="only the clusters of Chen et al. (MPIPP), as in the full run")
     mode.add_argument("--fattree", action="store_true",
                       help="only today's clusters: a two-level fat tree, block launch order")
     mode.add_argument("--validate", action="store_true",
@@ -1343,7 +1352,7 @@ def main():
         if a.smoke:
             cases = smoke_cases(tools)
         elif a.irregular:
-            cases = seed000_cases(tools, "8x8x8", False, irregular=True, nseeds=a.seeds)
+            cases = bhanot_cases(tools, "8x8x8", False, irregular=True, nseeds=a.seeds)
         elif a.clusters:
             cases = cluster_cases(tools, False)
         elif a.fattree:
@@ -1353,7 +1362,7 @@ def main():
         elif a.validate:
             cases = validate_cases(tools)
         else:
-            cases = seed000_cases(tools, "8x8x8", a.quick) + stencil_cases(tools, a.quick) + \
+            cases = bhanot_cases(tools, "8x8x8", a.quick) + stencil_cases(tools, a.quick) + \
                 fft_cases(tools, a.quick) + cluster_cases(tools, a.quick)
         log(f"run.py: {sum(len(c.placements) for c in cases)} simulations prepared in {time.time() - t0:.0f} s")
         rows = run_all(tools, cases, a.jobs, a.timeout)

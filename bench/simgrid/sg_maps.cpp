@@ -4,12 +4,17 @@
 //   sg_maps cart TOPOLOGY NXxNY FAMILY PREFIX
 //       Every distinct map of the row-major NX x NY task grid in one of the
 //       engine's structured families (src/map/cartesian): FAMILY = gray
-//       (seed 001 Gray-code embeddings) or unfold (seed 001 stock orders and
-//       their unfold walks; only the "unfold ..." ones are written).  Writes
-//       PREFIX-<k>.map and prints "k <F> <name>" per map, F = the hop-count
-//       free energy of the grid's 4-neighbour stencil (seed 000), sorted by F.
+//       (the Gray-code embeddings of Smith and Bode, "Performance effects of
+//       node mappings on the IBM BlueGene/L machine") or unfold (their stock
+//       orders and unfold walks; only the "unfold ..." ones are written).
+//       Writes PREFIX-<k>.map and prints "k <F> <name>" per map, F = the
+//       hop-count free energy (Bhanot et al., "Optimizing task layout on the
+//       Blue Gene/L supercomputer") of the grid's 4-neighbour stencil, sorted
+//       by F.
 //   sg_maps partition TOPOLOGY GRAPH NODES OUT.map
-//       Plain graph partitioning (seed 002's "graph partitioning" peer):
+//       Plain graph partitioning (the "graph partitioning" peer of Chen et
+//       al., "MPIPP: an automatic profile-guided parallel process placement
+//       toolset for SMP clusters and multiclusters"):
 //       METIS splits the symmetrised graph into NODES parts of equal size
 //       (src/partition), and part p goes to the p-th group of N/NODES
 //       consecutive leaves of the topology (node p of the cluster), whatever

@@ -3,7 +3,7 @@
 
   sg_platform.py torus 8x8x8 OUT.xml        BG/L-like 3-D torus (SimGrid TORUS cluster)
   sg_platform.py mesh 8x4x4 OUT.xml         the same box without wrap-around links
-  sg_platform.py cluster 8x2:1 OUT.xml      seed 002 SMP cluster: 8 nodes x 2 cores, 1 switch
+  sg_platform.py cluster 8x2:1 OUT.xml      SMP cluster of Chen et al. (MPIPP): 8 nodes x 2 cores, 1 switch
   sg_platform.py cluster 8x4:2 OUT.xml      ... 2 switches joined by the slow link (three-tier)
   sg_platform.py fattree 4x4x8:4 OUT.xml     two-level fat tree: 4 leaf switches x 4 hosts x 8 cores,
                                             4 uplinks per leaf switch (full bisection; :2 tapered)
@@ -11,17 +11,21 @@
 
 Parameters (all written into the XML and into the README):
 
-Torus / mesh (seed 004 section 3; seed 003 section 5.2):
+Torus / mesh (Almási et al., "Implementing MPI on the BlueGene/L
+supercomputer", section 3; Jagode et al., "Task placement of parallel
+multi-dimensional FFTs on a mesh communication network", section 5.2):
   link bandwidth 154 MB/s per link and direction: 0.25 B/cycle raw x 89 %
   packet efficiency (240 payload bytes per 270 wire bytes) x 700 MHz;
   full duplex (SPLITDUPLEX: each direction its own resource);
-  per-hop latency 100 ns (assumption: the seeds give none per hop).
+  per-hop latency 100 ns (assumption: the papers give none per hop).
   Torus: SimGrid's TORUS cluster, dimension-order routing, shortest way round.
   Mesh: one duplex link per neighbour pair, Floyd shortest-path routing.
   Host of coordinates (x, y, z) is "n-<x + X*(y + Y*z)>" (x fastest, as in
   SimGrid's TorusZone); rankmap's mapfiles give (x, y, z) per rank.
 
-SMP clusters (seed 002 section 5: 8 two-way SMP nodes on gigabit Ethernet;
+SMP clusters (Chen et al., "MPIPP: an automatic profile-guided parallel
+process placement toolset for SMP clusters and multiclusters", section 5:
+8 two-way SMP nodes on gigabit Ethernet;
 three-tier: 4 + 4 nodes on two switches joined by gigabit (Itanium, 8x2) or
 100 Mbit/s Fast Ethernet (Xeon, 8x4)):
   node <-> switch: 1 Gbit/s = 125 MB/s per direction, 50 us;

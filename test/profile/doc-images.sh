@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # doc-images.sh BUILD OUTDIR [PROFILE] -- regenerates the README pictures of
 # doc/img from real runs of the build's `rankmap`:
-#   matrix-sage-512.png       SAGE-like communication matrix, 512 tasks (seed 000, Fig. 2/5)
+#   matrix-sage-512.png       SAGE-like communication matrix, 512 tasks (Bhanot et al.,
+#                             "Optimizing task layout on the Blue Gene/L supercomputer", Fig. 2/5)
 #   matrix-halo-profile.png   the profile of test/profile/halo_app (PROFILE, if given)
 #   placement-cubic1-16x8x4.png  an 8x8x8 task grid on torus:16x8x4, rank order vs auto,
 #                             coloured by the task's grid coordinate
-#   convergence-sage-512.png  F/F_min against the annealing step (seed 000, Fig. 3/6)
+#   convergence-sage-512.png  F/F_min against the annealing step (Bhanot et al., Fig. 3/6)
 set -euo pipefail
 B=${1:?usage: doc-images.sh BUILD OUTDIR [PROFILE]}
 OUT=${2:?usage: doc-images.sh BUILD OUTDIR [PROFILE]}

@@ -1,6 +1,7 @@
 // test_profile.cpp -- the "rankmap-profile 1" reader, the weight choice of
-// seed 002 and their C API (rankmap_graph_read "profile",
-// rankmap_profile_read).  Fixtures: test/profile/fixtures (RANKMAP_PROFILE_FIXTURES).
+// Chen et al., "MPIPP: an automatic profile-guided parallel process placement
+// toolset for SMP clusters and multiclusters", and their C API
+// (rankmap_graph_read "profile", rankmap_profile_read).  Fixtures: test/profile/fixtures (RANKMAP_PROFILE_FIXTURES).
 #include <gtest/gtest.h>
 
 #include <cstdlib>

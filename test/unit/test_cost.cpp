@@ -13,7 +13,8 @@
 using namespace rankmap;
 
 namespace {
-// cubic1 / cubic2 of seed 000, built here independently of src/workload.
+// cubic1 / cubic2 of Bhanot et al., "Optimizing task layout on the Blue
+// Gene/L supercomputer", built here independently of src/workload.
 Graph cubic(int L, bool second) {
     std::vector<Edge> es;
     auto id = [L](int x, int y, int z) { return ((x + L) % L * L + (y + L) % L) * L + (z + L) % L; };
@@ -40,7 +41,7 @@ std::vector<int> identity(int n) {
 }
 } // namespace
 
-TEST(LowerBound, Cubic1And2On8x8x8AreSeed000Values) {
+TEST(LowerBound, Cubic1And2On8x8x8AreBhanotValues) {
     auto t = parse_topology("torus:8x8x8");
     EXPECT_DOUBLE_EQ(lower_bound(cubic(8, false), *t), 3072);
     EXPECT_DOUBLE_EQ(lower_bound(cubic(8, true), *t), 12288);
@@ -52,8 +53,8 @@ TEST(FreeEnergy, RankOrderOfACubeOnItsTorusIsIdeal) {
     EXPECT_DOUBLE_EQ(free_energy(cubic(8, true), *t, identity(512)), 12288);
 }
 
-TEST(FreeEnergy, RandomPlacementsReproduceSeed000Reference) {
-    // Seed 000 Table 1: random F/F_min = 5.94 (cubic1), 4.56 (cubic2); mean of 100.
+TEST(FreeEnergy, RandomPlacementsReproduceBhanotReference) {
+    // Bhanot et al. Table 1: random F/F_min = 5.94 (cubic1), 4.56 (cubic2); mean of 100.
     auto t = parse_topology("torus:8x8x8");
     for (bool second : {false, true}) {
         Graph g = cubic(8, second);
@@ -199,7 +200,9 @@ TEST(TimeModel, AllToAllOnARingOfFourByHand) {
     //   k=1: 0<->1, 2<->3, one link each way per message: s/B + 100 ns
     //   k=2: 0<->2, 1<->3, all four forward: every forward link 2s: 2s/B + 200 ns
     //   k=3: 0<->3, 1<->2, one link each: s/B + 100 ns
-    // Bisection (seed 003): m = min(4, 4/2) = 2, D = 3s x 4/3 = 4s,
+    // Bisection (Jagode et al., "Task placement of parallel
+    // multi-dimensional FFTs on a mesh communication network"):
+    // m = min(4, 4/2) = 2, D = 3s x 4/3 = 4s,
     // 2 x 4s / (4B) = 2s/B, below the steps' 4s/B.
     const double s = 1e6, B = 154e6;
     auto t = parse_topology("torus:4x4");
@@ -246,8 +249,8 @@ TEST(TimeModel, AnExchangeDrainsFromItsFirstMessagesArrival) {
 
 TEST(TimeModel, AllToAllBisectionFloorBindsForASpreadGroup) {
     // mesh:8, two tasks at the ends (nodes 0 and 7), s each way.  One step:
-    // s/B + 7 hops x 100 ns.  Seed 003: mesh span m = 8 (g_t = 1), D = s x
-    // 2/1 = 2s, 8 x 2s/(4B) = 4s/B, which binds.
+    // s/B + 7 hops x 100 ns.  Jagode et al.: mesh span m = 8 (g_t = 1),
+    // D = s x 2/1 = 2s, 8 x 2s/(4B) = 4s/B, which binds.
     const double s = 1e6, B = 154e6;
     auto t = parse_topology("mesh:8");
     Graph g = Graph::from_edges(2, {{0, 1, s}, {1, 0, s}});

@@ -300,8 +300,9 @@ TEST(CartesianMapper, IsDeterministic) {
 
 // ---- the candidate families -------------------------------------------------
 
-// Seed 003: with a 64x8 grid on 8x8x8, a small-cube candidate puts every
-// grid row (8 tasks) in its own 2x2x2 sub-cube.
+// Jagode et al., "Task placement of parallel multi-dimensional FFTs on a mesh
+// communication network": with a 64x8 grid on 8x8x8, a small-cube candidate
+// puts every grid row (8 tasks) in its own 2x2x2 sub-cube.
 TEST(CartFamilies, SmallCubeMapsPutEachRowInA2x2x2Cube) {
     auto topo = parse_topology("torus:8x8x8");
     cart::Target t = cart::make_target(*topo, 512, capacity_for(512, 512));
@@ -328,7 +329,8 @@ TEST(CartFamilies, SmallCubeMapsPutEachRowInA2x2x2Cube) {
     EXPECT_GT(cubes, 0);
 }
 
-// Seed 001 section 3.1: the 16x8 mesh on an 8x4x4 partition by Gray code.
+// Smith and Bode, "Performance effects of node mappings on the IBM BlueGene/L
+// machine", section 3.1: the 16x8 mesh on an 8x4x4 partition by Gray code.
 TEST(CartFamilies, GrayCodeMapsOfA16x8MeshOn8x4x4AreBijections) {
     auto topo = parse_topology("torus:8x4x4");
     cart::Target t = cart::make_target(*topo, 128, capacity_for(128, 128));

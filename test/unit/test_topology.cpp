@@ -46,7 +46,9 @@ TEST(Mesh, DistancesDoNotWrap) {
     EXPECT_EQ(mixed->distance(node(*mixed, {0, 0}), node(*mixed, {7, 7})), 1 + 7);
 }
 
-TEST(Torus, MetricsFollowSeed000) {
+// The metrics of Bhanot et al., "Optimizing task layout on the Blue Gene/L
+// supercomputer".
+TEST(Torus, MetricsFollowBhanot) {
     auto dim = parse_topology("torus:8x8x8:metric=dim");
     // one dimension used: 3/1 x hops; three dimensions: 3/3 x hops
     EXPECT_DOUBLE_EQ(dim->distance(node(*dim, {0, 0, 0}), node(*dim, {2, 0, 0})), 6.0);

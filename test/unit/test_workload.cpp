@@ -1,5 +1,6 @@
-// test_workload.cpp -- the seed-000 workload generators, the METIS
-// partitioner with exact sizes, and the Scotch peer mapper.
+// test_workload.cpp -- the workload generators of Bhanot et al. ("Optimizing
+// task layout on the Blue Gene/L supercomputer"), the METIS partitioner with
+// exact sizes, and the Scotch peer mapper.
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif

@@ -1,22 +1,24 @@
 /* fft.c -- communication of a volumetric 3-D FFT with a 2-D decomposition
- * (seed 003 section 3): the P tasks form a Cartesian grid of NROWS rows of
- * ROW tasks; the first transpose is an MPI_Alltoall inside every row, the
- * second one inside every column (MPI_Cart_sub).  The 1-D FFTs themselves
- * are not simulated (no computation).
+ * (Jagode et al., "Task placement of parallel multi-dimensional FFTs on a
+ * mesh communication network", section 3): the P tasks form a Cartesian
+ * grid of NROWS rows of ROW tasks; the first transpose is an MPI_Alltoall
+ * inside every row, the second one inside every column (MPI_Cart_sub).  The
+ * 1-D FFTs themselves are not simulated (no computation).
  *
  *   fft ROW NROWS BYTES_PER_TASK ITERATIONS [REORDER]
  *
  * Grid: MPI_Cart_create(dims = {NROWS, ROW}, reorder = REORDER, default 0),
  * so a row is ROW consecutive ranks of the grid (of MPI_COMM_WORLD without
- * reordering) (seed 003's "8x64" grid with 8-task rows is `fft 8 64 ...`).  Every
- * task holds BYTES_PER_TASK bytes of the volume (D_T / P in the seed's
- * model) and each all-to-all redistributes all of it: BYTES_PER_TASK / ROW
- * to every row partner, then BYTES_PER_TASK / NROWS to every column partner.
+ * reordering) (the "8x64" grid of Jagode et al., with 8-task rows, is
+ * `fft 8 64 ...`).  Every task holds BYTES_PER_TASK bytes of the volume
+ * (D_T / P in their model) and each all-to-all redistributes all of it:
+ * BYTES_PER_TASK / ROW to every row partner, then BYTES_PER_TASK / NROWS to
+ * every column partner.
  * Each phase starts after a barrier; its time is the slowest rank's, averaged
  * over the iterations, printed by rank 0 as
  *   ROW_TIME <s>    COL_TIME <s>    COMM_TIME <row + col>
  * The all-to-all algorithm is SMPI's (the driver selects basic_linear: all
- * messages in flight at once, as the seed's bisection model assumes).
+ * messages in flight at once, as their bisection model assumes).
  */
 #include <mpi.h>
 #include <stdio.h>

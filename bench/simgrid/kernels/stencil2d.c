@@ -1,7 +1,8 @@
-/* stencil2d.c -- halo exchange of a 2-D mesh stencil (seed 001's 2-D task
- * meshes, e.g. 16x8 tasks on the 8x4x4 partition): every task exchanges one
- * message with each of its 4 grid neighbours (none across the boundary:
- * the task mesh is not periodic unless asked).
+/* stencil2d.c -- halo exchange of a 2-D mesh stencil (the 2-D task meshes
+ * of Smith and Bode, "Performance effects of node mappings on the IBM
+ * BlueGene/L machine", e.g. 16x8 tasks on the 8x4x4 partition): every task
+ * exchanges one message with each of its 4 grid neighbours (none across the
+ * boundary: the task mesh is not periodic unless asked).
  *
  *   stencil2d NX NY BYTES ITERATIONS [PERIODIC [REORDER]]
  *
