@@ -19,6 +19,9 @@
 #include "rankmap.h"
 #include "topology/topology.hpp"
 
+// The C API's coordinate arrays hold every coordinate a machine model has.
+static_assert(RANKMAP_MAX_DIMS == rankmap::kMaxCoords, "RANKMAP_MAX_DIMS and kMaxCoords differ");
+
 struct rankmap_topology_s {
     std::unique_ptr<rankmap::Topology> t;
 };

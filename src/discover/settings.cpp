@@ -17,6 +17,7 @@
 #include "common/error.hpp"
 #include "common/text.hpp"
 #include "discover/discover.hpp"
+#include "topology/topology.hpp"
 
 namespace rankmap::discover {
 
@@ -72,7 +73,7 @@ void set_costs(Settings &s, const std::string &entry, const std::string &val) {
             s.named_cost[k] = c;
         }
     }
-    if (s.positional_cost.size() > 6) bad(s, entry, "at most 6 tiers");
+    if (static_cast<int>(s.positional_cost.size()) > kMaxTiers) bad(s, entry, "at most " + std::to_string(kMaxTiers) + " tiers");
 }
 
 // hwloc=synthetic:DESC|xml:PATH|system

@@ -128,7 +128,8 @@ std::unique_ptr<Topology> make_torus(const std::string &spec, const std::string 
     const int nd = static_cast<int>(dims.size());
     const int net = o.has_local ? nd - 1 : nd;
     if (net < 1) bad(spec, "local=... needs at least one network dimension before the local one");
-    if (net > 6) bad(spec, std::to_string(net) + " network dimensions (at most 6)");
+    if (net > kMaxNetworkDims)
+        bad(spec, std::to_string(net) + " network dimensions (at most " + std::to_string(kMaxNetworkDims) + ")");
     std::vector<int> wrap(nd, kind == "torus" ? 1 : 0);
     const std::string &wt = o.wrap_text;
     if (!wt.empty()) {
@@ -146,7 +147,7 @@ std::unique_ptr<Topology> make_torus(const std::string &spec, const std::string 
 std::unique_ptr<Topology> make_tree(const std::string &spec, const std::vector<int> &dims,
                                     const TopologyOptions &o) {
     if (o.metric != Metric::Hops) bad(spec, "metric= applies to torus and mesh only");
-    if (dims.size() > 6) bad(spec, "at most 6 tiers");
+    if (static_cast<int>(dims.size()) > kMaxTiers) bad(spec, "at most " + std::to_string(kMaxTiers) + " tiers");
     std::vector<double> costs = o.costs;
     if (costs.empty()) {
         // Default model: each tier outwards costs 10x the one inside it

@@ -17,7 +17,6 @@
 #include <numeric>
 #include <utility>
 
-#include "rankmap.h"  // RANKMAP_MAX_DIMS: the coordinates of a node
 #include "topology/topology.hpp"
 #include "topology/torus.hpp"
 #include "topology/tree.hpp"
@@ -64,14 +63,14 @@ std::vector<int> match_children(int a, const std::map<std::pair<int, int>, int> 
 } // namespace
 
 int NodeMap::apply(const Topology &t, int v) const {
-    int x[RANKMAP_MAX_DIMS], y[RANKMAP_MAX_DIMS];
+    int x[kMaxCoords], y[kMaxCoords];
     t.coords(v, x);
     for (int k = 0; k < t.ndims(); ++k) y[k] = value[k][x[from[k]]];
     return t.node_at(y);
 }
 
 int NodeMap::preimage(const Topology &t, int v) const {
-    int x[RANKMAP_MAX_DIMS], y[RANKMAP_MAX_DIMS];
+    int x[kMaxCoords], y[kMaxCoords];
     t.coords(v, y);
     for (int k = 0; k < t.ndims(); ++k) {
         const auto &val = value[k];
@@ -96,7 +95,7 @@ std::vector<int> Topology::hosts_ascending(const std::vector<int> &) const { ret
 // order first, as exchanges change the routing order and so the link loads).
 std::vector<NodeMap> TorusTopology::symmetries(int a, int target) const {
     const int nd = ndims();
-    int ca[RANKMAP_MAX_DIMS], ct[RANKMAP_MAX_DIMS];
+    int ca[kMaxCoords], ct[kMaxCoords];
     coords(a, ca);
     coords(target, ct);
     const NodeMap id = identity_map(*this);
@@ -135,7 +134,7 @@ std::string TorusTopology::symmetry_name(size_t i) const {
 // In every tier the two subtrees holding a and target are exchanged (one
 // map, always exact).
 std::vector<NodeMap> TreeTopology::symmetries(int a, int target) const {
-    int ca[RANKMAP_MAX_DIMS], ct[RANKMAP_MAX_DIMS];
+    int ca[kMaxCoords], ct[kMaxCoords];
     coords(a, ca);
     coords(target, ct);
     NodeMap m = identity_map(*this);

@@ -13,6 +13,13 @@
 
 namespace rankmap {
 
+// Limits of the machine models: network dimensions of a torus or mesh, and
+// tiers of a tree; and coordinates per node (the network dimensions, the
+// on-node slot dimension and room), RANKMAP_MAX_DIMS of the C API.
+constexpr int kMaxNetworkDims = 6;
+constexpr int kMaxTiers = 6;
+constexpr int kMaxCoords = 8;
+
 // The distance metrics of Bhanot et al. (BG/L task layout).
 enum class Metric {
     Hops,        // shortest-path hop count (default)

@@ -21,8 +21,8 @@ TorusTopology::TorusTopology(std::vector<int> dims, std::vector<int> wrap, doubl
     metric_ = metric;
     nd_ = static_cast<int>(dims_.size());
     net_ = has_local() ? nd_ - 1 : nd_;
-    if (nd_ < 1 || net_ < 1 || net_ > 6)
-        throw Error("topology: a torus or mesh needs 1 to 6 network dimensions");
+    if (nd_ < 1 || net_ < 1 || net_ > kMaxNetworkDims)
+        throw Error("topology: a torus or mesh needs 1 to " + std::to_string(kMaxNetworkDims) + " network dimensions");
     int64_t sz = 1;
     stride_.assign(nd_, 1);
     for (int k = nd_ - 1; k >= 0; --k) {

@@ -14,7 +14,7 @@ namespace rankmap {
 TreeTopology::TreeTopology(std::vector<int> arity, std::vector<double> cost, std::vector<int> up)
     : arity_(std::move(arity)), cost_(std::move(cost)), up_(std::move(up)) {
     const int L = static_cast<int>(arity_.size());
-    if (L < 1 || L > 6) throw Error("topology: a tree needs 1 to 6 tiers");
+    if (L < 1 || L > kMaxTiers) throw Error("topology: a tree needs 1 to " + std::to_string(kMaxTiers) + " tiers");
     if (static_cast<int>(cost_.size()) != L)
         throw Error("topology: tree has " + std::to_string(L) + " tiers but " +
                     std::to_string(cost_.size()) + " costs (cost=c1,...,c" + std::to_string(L) + ")");

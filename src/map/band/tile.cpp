@@ -148,11 +148,11 @@ TileAnnealer::TileAnnealer(const TorusTopology &topo, const TileModel &m, const 
     // hundreds of translations; on small ones the dense table and trans_
     // are faster (doc/tuning.md, dense_distance_max).
     const FastDistance &fd = dist_.fast();
-    nd_ = !dist_.dense() && fd.fast() && nd <= kMaxDims ? nd : 0;
+    nd_ = !dist_.dense() && fd.fast() && nd <= kMaxCoords ? nd : 0;
     for (int k = 0; k < nd_; ++k)
         if (fd.dim_table(k)[0] != 0.0) nd_ = 0;  // a node's distance to itself is 0, the sums below rely on it
     const std::vector<int> fwd = translation_table(topo, D), stride = node_strides(topo);
-    for (int k = 0; k < std::min(nd, kMaxDims); ++k) len_[k] = topo.dims()[k], stride_[k] = stride[k];
+    for (int k = 0; k < std::min(nd, kMaxCoords); ++k) len_[k] = topo.dims()[k], stride_[k] = stride[k];
     // Without coordinates: trans_[(s + K) * N + v] = v + s D, s in [-K, K].
     if (nd_ == 0) {
         std::vector<int> inv(N);
@@ -345,7 +345,7 @@ inline void TileAnnealer::try_move(int t, int target, double T, double unit, Rng
 inline void TileAnnealer::update_cache(int t, int u, int oldt, int oldu, double et, double eu) {
     auto update = [&](int a, int olda) {
         if (nd_ > 0) {
-            int oc[kMaxDims];
+            int oc[kMaxCoords];
             const uint16_t *c = dist_.fast().coords_of(olda);
             for (int k = 0; k < nd_; ++k) oc[k] = c[k];
             const int *ac = &pc_[static_cast<size_t>(a) * nd_];

@@ -141,7 +141,6 @@ private:
     // Residue b to `node`, its coordinates kept with it.
     void set_pos(int b, int node);
 
-    static constexpr int kMaxDims = 8;
     const TorusTopology &topo_;
     const TileModel &m_;
     int K_;
@@ -155,9 +154,9 @@ private:
     std::vector<double> wtot_;   // total edge weight of each residue
     std::vector<int> bestpos_;   // run(): the best tile seen ...
     int nd_ = 0;                 // coordinate distances (0: dist_ and image())
-    int len_[kMaxDims] = {};     // torus dimensions
-    int stride_[kMaxDims] = {};  // node number = sum of coordinate * stride
-    const double *tab_[kMaxDims] = {};  // per-dimension distances by coordinate difference (in ext_)
+    int len_[kMaxCoords] = {};     // torus dimensions
+    int stride_[kMaxCoords] = {};  // node number = sum of coordinate * stride
+    const double *tab_[kMaxCoords] = {};  // per-dimension distances by coordinate difference (in ext_)
     std::vector<double> ext_;
     std::vector<int> pc_;        // coordinates of pos_ (nd_ per residue)
     std::vector<int> shift_off_; // shift s's offset s D mod the dimensions, per dimension

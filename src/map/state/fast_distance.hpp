@@ -25,7 +25,7 @@ public:
     explicit FastDistance(const Topology &topo) : topo_(topo) {
         const int P = topo.size();
         D_ = topo.ndims();
-        if (topo.kind() == TopologyKind::Matrix || D_ <= 0 || D_ > 8 || P < 2) return;
+        if (topo.kind() == TopologyKind::Matrix || D_ <= 0 || D_ > kMaxCoords || P < 2) return;
         const std::vector<int> &dims = topo.dims();
         coord_.resize(static_cast<size_t>(P) * D_);
         std::vector<int> c(D_);

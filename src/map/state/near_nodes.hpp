@@ -61,7 +61,7 @@ private:
     void find_offsets(const Topology &topo) {
         nd_ = 0;
         const int D = topo.ndims(), P = topo.size();
-        if (D <= 0 || D > 8 || P < 2 || static_cast<int>(topo.dims().size()) != D) return;
+        if (D <= 0 || D > kMaxCoords || P < 2 || static_cast<int>(topo.dims().size()) != D) return;
         std::vector<unsigned> dim(D), stride(D);
         unsigned s = 1;
         for (int d = D - 1; d >= 0; --d) {
