@@ -2,7 +2,7 @@
 # bench/placements_md5.sh -- are the placements of the mapping benchmarks the
 # same as a recorded set?
 #
-#   bench/placements_md5.sh BUILD_DIR REFERENCE.md OUT.md
+#   bench/placements_md5.sh BUILD_DIR REFERENCE.md OUT.md [WHAT]
 #
 # Runs `bench/mapping --quick --placements DIR` and `bench/scale --sizes
 # 8x8x8,16x16x16 --placements DIR` with BUILD_DIR's programs (no time limit:
@@ -11,11 +11,13 @@
 # column of REFERENCE.md's table (a record of this script or of
 # bench/results/placements-md5.md's form).  Writes OUT.md with the header of
 # bench/results, the count of equal files and the table; exits 1 when a file
-# differs or is missing on either side.
+# differs or is missing on either side.  WHAT, a sentence, says in OUT.md
+# which change the comparison checks.
 set -euo pipefail
 build=$(cd "${1:?usage: placements_md5.sh BUILD_DIR REFERENCE.md OUT.md}" && pwd)
 ref=${2:?reference record}
 out=${3:?output record}
+what=${4:-}
 src=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -25,17 +27,22 @@ mkdir -p "$work/mapping" "$work/scale"
 "$build/bench/scale" --sizes 8x8x8,16x16x16 --placements "$work/scale" >"$work/scale.log"
 
 (cd "$work" && find mapping scale -name '*.map' | LC_ALL=C sort | xargs md5sum) >"$work/now.md5"
-# reference: `| `file` | ... | `md5` | ...`, the last md5 in the row
-grep -E '^\| `(mapping|scale)/' "$ref" |
-  sed -E 's/^\| `([^`]+)` \|(.*)$/\1 \2/' |
-  awk '{ f = $1; m = ""; for (i = 2; i <= NF; ++i) if ($i ~ /^`[0-9a-f]{32}`$/) m = $i; gsub(/`/, "", m); print f, m }' \
-  >"$work/ref.md5"
+# reference: the rows `| `file` | ... | `md5` | ...` of REFERENCE.md, the last md5 in each
+python3 - "$ref" >"$work/ref.md5" <<'PY'
+import re, sys
+for line in open(sys.argv[1]):
+    m = re.match(r"\| `((?:mapping|scale)/[^`]+)` \|", line)
+    if m:
+        sums = re.findall(r"`([0-9a-f]{32})`", line)
+        if sums:
+            print(m.group(1), sums[-1])
+PY
 
 commit=$(cd "$src" && git rev-parse --short HEAD)
 dirty=$(cd "$src" && git status --porcelain --untracked-files=no | grep -q . && echo " (with uncommitted changes)" || true)
-python3 - "$work/ref.md5" "$work/now.md5" "$out" "$commit$dirty" "$ref" <<'PY'
+python3 - "$work/ref.md5" "$work/now.md5" "$out" "$commit$dirty" "$ref" "$what" <<'PY'
 import sys, datetime, os, platform
-refp, nowp, outp, commit, refname = sys.argv[1:]
+refp, nowp, outp, commit, refname, what = sys.argv[1:]
 ref = dict(l.split() for l in open(refp) if l.strip())
 now = {}
 for l in open(nowp):
@@ -50,6 +57,8 @@ with open(outp, "w") as o:
     o.write("> machine: %d cores, %.0f GiB, %s ·\n" % (os.cpu_count(), mem, osname))
     o.write("> command: `bench/placements_md5.sh BUILD %s OUT` (bench/mapping --quick and bench/scale --sizes 8x8x8,16x16x16 with --placements)\n\n" % refname)
     o.write("# Placements against %s\n\n" % refname)
+    if what:
+        o.write(what + "\n\n")
     o.write("**%d of %d files are the same** (the reference's last md5 column against this build's).\n\n" % (same, len(files)))
     o.write("| file | md5 reference | md5 now | same? |\n|---|---|---|---|\n")
     for f in files:
