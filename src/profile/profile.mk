@@ -33,7 +33,7 @@ FUZZ_NAMES = topology mapfile graph profile cache
 FUZZ_BINS = $(FUZZ_NAMES:%=fuzz/fuzz_%)
 FUZZ_ENGINE = src/common/text.cpp src/topology/topology.cpp src/topology/torus.cpp \
 	src/topology/tree.cpp src/topology/matrix.cpp src/topology/parse.cpp src/topology/order.cpp \
-	src/topology/mapfile.cpp src/topology/placement.cpp src/graph/graph.cpp src/graph/readers.cpp src/cost/cost.cpp \
+	src/topology/mapfile.cpp src/topology/placement.cpp src/topology/symmetry.cpp src/graph/graph.cpp src/graph/readers.cpp src/cost/cost.cpp \
 	src/cost/bound.cpp src/profile/profile.cpp src/profile/cache.cpp
 FUZZ_OBJS = $(FUZZ_ENGINE:src/%.cpp=fuzz/obj/%.o)
 FUZZ_FLAGS = -g -O1 -std=c++17 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
