@@ -114,7 +114,11 @@ int rankmap_graph_cartesian_alltoall(int ndims, const int *dims, const int *peri
  *      no slower for large messages with the outermost tier's entities in
  *      consecutive groups of L = 2, 4, ..., 32 under leaf switches of L / 2
  *      uplinks (the switches a plain tree does not describe, tapered 2:1).
- *      Else every member keeps its rank and why says which regime refused.
+ *      Else, when the current order is not the machine's own (the members
+ *      sorted by node: a block launch), that order is judged the same way
+ *      and taken when it passes (algorithm "identity (the machine's
+ *      order)"); else every member keeps its rank and why says which
+ *      regime refused.
  *      RANKMAP_REORDER_GUARD_F: F strictly lower, alone.
  *      A grid whose traffic is not declared (rankmap_graph_cartesian_alltoall
  *      with NULL, "" or "unknown") is judged in two readings, as a stencil
@@ -122,10 +126,11 @@ int rankmap_graph_cartesian_alltoall(int ndims, const int *dims, const int *peri
  *      taken when it passes as a stencil and is no slower as transposes;
  *      else (up to 1024 tasks) the order mapped for the transposes, then on
  *      trees the same with its hosts in ascending order, when it passes as
- *      transposes and is no slower as a stencil; else the current order
- *      stays.  Any other graph without all-to-all groups whose edges split
- *      into equal-weight cliques (the transposes of a pencil FFT given as
- *      a graph) is judged with those cliques as all-to-alls and as an
+ *      transposes and is no slower as a stencil; else the machine's order
+ *      (above) when it passes as a stencil and is no slower as transposes;
+ *      else the current order stays.  Any other graph without all-to-all
+ *      groups whose edges split into equal-weight cliques (the transposes
+ *      of a pencil FFT given as a graph) is judged with those cliques as all-to-alls and as an
  *      exchange, and its order taken only when both readings gain, on
  *      trees the same order with its hosts in ascending order first.
  * On any failure (bad argument, mapper error or timeout, a placement with

@@ -8,6 +8,7 @@
 // patched MPICH decide a reorder.
 #include "capi/reorder.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -192,6 +193,34 @@ Candidate clique_reading(const ReorderInput &in, const Candidate &c, const Guard
                         c.note + ")");
 }
 
+// The machine's own order: task r on the node of the r-th member in node
+// order (members sorted by node, a launch's block order), finished as it
+// lies.  Its place is empty when that is the current order.
+Candidate machine_order(const ReorderInput &in) {
+    std::vector<int> nodes(in.node_of_member, in.node_of_member + in.nmembers);
+    std::stable_sort(nodes.begin(), nodes.end());
+    Candidate m;
+    m.algorithm = "identity (the machine's order)";
+    m.place.assign(nodes.begin(), nodes.begin() + in.ntasks);
+    if (m.place == in.current || finish(in, m, true) >= 0) m.place.clear();
+    return m;
+}
+
+// The mapper's placement c refused (verdict v): when the current order is
+// not the machine's own, that order is judged as a second candidate, so a
+// launch that scatters neighbours (round robin over nodes) can still gain
+// where the mapper's placement is not trusted.
+Candidate after_refusal(const ReorderInput &in, const Candidate &c, const GuardVerdict &v, const ExchangePhases *ph) {
+    const std::string why = v.why + ": current order kept (" + c.note + ")";
+    const Candidate m = machine_order(in);
+    if (m.place.empty()) return kept(in, why);
+    const GuardVerdict vm = judge(in, in.graph.g, m.place, in.graph.alltoall, ph);
+    if (vm.take)
+        return taken(m, v.why + " for " + c.algorithm + ": the machine's order taken instead (" + m.note +
+                            (vm.figures.empty() ? "" : "; " + vm.figures) + ")");
+    return kept(in, why + "; the machine's order: " + vm.why);
+}
+
 // The current order kept for a grid whose traffic is not declared.
 Candidate grid_kept(const ReorderInput &in, const std::string &reasons, const std::string &details) {
     return kept(in, reasons + " (the grid's traffic is not declared: MPIR_CVAR_RANKMAP_CART_ALLTOALL): current "
@@ -227,17 +256,29 @@ Candidate grid_reading(const ReorderInput &in, const Candidate &c, const GuardVe
     const GuardVerdict va = judge(in, lines->g, c.place, lines->alltoall);
     if (v.take && !slower(va)) return taken(c, c.note + "; as transposes: " + va.figures);
     const std::string stencil_why = v.take ? va.why + " as transposes" : v.why + " as a stencil";
-    if (in.ntasks > kTransposesMaxTasks) return grid_kept(in, stencil_why, c.note);
     std::string refused;
-    const auto candidates = transposes_candidates(in, *lines, refused);
-    for (const Candidate *x : {&candidates.first, &candidates.second}) {
-        if (x->place.empty()) continue;
-        const GuardVerdict xa = judge(in, lines->g, x->place, lines->alltoall);
-        const GuardVerdict xs = judge(in, in.graph.g, x->place, in.graph.alltoall, ph);
-        if (xa.take && !slower(xs))
-            return taken(*x, x->note + "; as transposes: " + xa.figures + "; as a stencil: " + xs.figures);
-        refused += "; " + std::string(x == &candidates.first ? "the transposes' order: " : "with its hosts in order: ") +
-                   (xa.take ? xs.why + " as a stencil" : xa.why + " as transposes") + " (" + xa.figures + ")";
+    if (in.ntasks <= kTransposesMaxTasks) {
+        const auto candidates = transposes_candidates(in, *lines, refused);
+        for (const Candidate *x : {&candidates.first, &candidates.second}) {
+            if (x->place.empty()) continue;
+            const GuardVerdict xa = judge(in, lines->g, x->place, lines->alltoall);
+            const GuardVerdict xs = judge(in, in.graph.g, x->place, in.graph.alltoall, ph);
+            if (xa.take && !slower(xs))
+                return taken(*x, x->note + "; as transposes: " + xa.figures + "; as a stencil: " + xs.figures);
+            refused += "; " +
+                       std::string(x == &candidates.first ? "the transposes' order: " : "with its hosts in order: ") +
+                       (xa.take ? xs.why + " as a stencil" : xa.why + " as transposes") + " (" + xa.figures + ")";
+        }
+    }
+    // last, the machine's own order, in both readings as the others
+    const Candidate m = machine_order(in);
+    if (!m.place.empty()) {
+        const GuardVerdict ms = judge(in, in.graph.g, m.place, in.graph.alltoall, ph);
+        const GuardVerdict ma = judge(in, lines->g, m.place, lines->alltoall);
+        if (ms.take && !slower(ma))
+            return taken(m, "the machine's order taken (" + m.note + "); as a stencil: " + ms.figures +
+                                "; as transposes: " + ma.figures);
+        refused += "; the machine's order: " + (ms.take ? ma.why + " as transposes" : ms.why + " as a stencil");
     }
     return grid_kept(in, stencil_why + refused, c.note);
 }
@@ -285,7 +326,7 @@ Candidate decide_reorder(const ReorderInput &in) {
     const auto cliques = read_cliques ? clique_groups(g) : std::vector<std::vector<int>>{};
     if (!cliques.empty()) return clique_reading(in, c, v, cliques, ph);
     if (!in.graph.grid_unknown || in.mode != GuardMode::Model)
-        return v.take ? c : kept(in, v.why + ": current order kept (" + c.note + ")");
+        return v.take ? c : after_refusal(in, c, v, ph);
     return grid_reading(in, c, v, ph);
 }
 

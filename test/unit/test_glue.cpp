@@ -274,6 +274,39 @@ TEST(Glue, GuardKeepsTheCurrentOrderWithoutGain) {
     EXPECT_STREQ(after.algorithm, "identity (no gain)");
 }
 
+// A mapping the guard refuses leaves a second candidate when the launch is
+// not the machine's own order: the members sorted by node.  A 16x8 stencil
+// launched round robin over the 16 nodes of a tree, the mapper a random
+// placement (refused): the block order is taken; launched in block order,
+// the current order stays.
+TEST(Glue, RefusedMappingLeavesTheMachinesOrder) {
+    rankmap_topology_t t = nullptr;
+    ASSERT_EQ(rankmap_topology_parse("tree:4x4x8:cost=100,10,1:up=4", &t), RANKMAP_OK);
+    const int dims[2] = {16, 8}, periods[2] = {0, 0};
+    rankmap_graph_t g = nullptr;
+    ASSERT_EQ(rankmap_graph_cartesian_alltoall(2, dims, periods, "none", &g), RANKMAP_OK);
+    std::vector<int> block(128), rr(128), ranks(128);
+    for (int i = 0; i < 128; ++i) block[i] = i, rr[i] = (i % 16) * 8 + i / 16;
+    auto o = quiet();
+    o.algorithm = "random";
+    rankmap_report before, after;
+    char why[2048];
+    ASSERT_EQ(rankmap_reorder_ranks(t, g, &o, 128, rr.data(), 128, 0, ranks.data(), &before, &after, why, sizeof why),
+              RANKMAP_OK);
+    EXPECT_STREQ(after.algorithm, "identity (the machine's order)") << why;
+    EXPECT_NE(std::string(why).find("the machine's order taken instead"), std::string::npos) << why;
+    EXPECT_EQ(implied(rr, ranks, 128), block) << why;
+    EXPECT_LT(after.F, before.F) << why;
+    EXPECT_EQ(ranks[0], 0);
+    ASSERT_EQ(rankmap_reorder_ranks(t, g, &o, 128, block.data(), 128, 0, ranks.data(), &before, &after, why,
+                                    sizeof why),
+              RANKMAP_OK);
+    EXPECT_STREQ(after.algorithm, "identity (no gain)") << why;
+    for (int i = 0; i < 128; ++i) EXPECT_EQ(ranks[i], i) << why;
+    rankmap_graph_free(g);
+    rankmap_topology_free(t);
+}
+
 // The model guard judges two regimes (small messages by F, large ones by the
 // predicted time); GUARD_F is F alone; GUARD_OFF takes the mapper's order.
 TEST(Glue, GuardSettingsAndRegimes) {
