@@ -2,11 +2,12 @@
 # bench/placements_md5.sh -- are the placements of the mapping benchmarks the
 # same as a recorded set?
 #
-#   bench/placements_md5.sh BUILD_DIR REFERENCE.md OUT.md [WHAT]
+#   [SCALE_SIZES=...] bench/placements_md5.sh BUILD_DIR REFERENCE.md OUT.md [WHAT]
 #
 # Runs `bench/mapping --quick --placements DIR` and `bench/scale --sizes
-# 8x8x8,16x16x16 --placements DIR` with BUILD_DIR's programs (no time limit:
-# every placement depends only on the graph, the machine and the seed),
+# $SCALE_SIZES --placements DIR` (default 8x8x8,16x16x16; 64x32x32 adds
+# 65,536 tasks, about 25 minutes here) with BUILD_DIR's programs (no time
+# limit: every placement depends only on the graph, the machine and the seed),
 # takes the md5 of every placement file and compares each with the last md5
 # column of REFERENCE.md's table (a record of this script or of
 # bench/results/placements-md5.md's form).  Writes OUT.md with the header of
@@ -18,13 +19,14 @@ build=$(cd "${1:?usage: placements_md5.sh BUILD_DIR REFERENCE.md OUT.md}" && pwd
 ref=${2:?reference record}
 out=${3:?output record}
 what=${4:-}
+sizes=${SCALE_SIZES:-8x8x8,16x16x16}
 src=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 mkdir -p "$work/mapping" "$work/scale"
 "$build/bench/mapping" --quick --placements "$work/mapping" >"$work/mapping.log"
-"$build/bench/scale" --sizes 8x8x8,16x16x16 --placements "$work/scale" >"$work/scale.log"
+"$build/bench/scale" --sizes "$sizes" --placements "$work/scale" >"$work/scale.log"
 
 (cd "$work" && find mapping scale -name '*.map' | LC_ALL=C sort | xargs md5sum) >"$work/now.md5"
 # reference: the rows `| `file` | ... | `md5` | ...` of REFERENCE.md, the last md5 in each
@@ -40,9 +42,9 @@ PY
 
 commit=$(cd "$src" && git rev-parse --short HEAD)
 dirty=$(cd "$src" && git status --porcelain --untracked-files=no | grep -q . && echo " (with uncommitted changes)" || true)
-python3 - "$work/ref.md5" "$work/now.md5" "$out" "$commit$dirty" "$ref" "$what" <<'PY'
+python3 - "$work/ref.md5" "$work/now.md5" "$out" "$commit$dirty" "$ref" "$what" "$sizes" <<'PY'
 import sys, datetime, os, platform
-refp, nowp, outp, commit, refname, what = sys.argv[1:]
+refp, nowp, outp, commit, refname, what, sizes = sys.argv[1:]
 ref = dict(l.split() for l in open(refp) if l.strip())
 now = {}
 for l in open(nowp):
@@ -55,7 +57,7 @@ osname = next((l.split("=", 1)[1].strip().strip('"') for l in open("/etc/os-rele
 with open(outp, "w") as o:
     o.write("> date: %s · commit: %s ·\n" % (datetime.date.today().isoformat(), commit))
     o.write("> machine: %d cores, %.0f GiB, %s ·\n" % (os.cpu_count(), mem, osname))
-    o.write("> command: `bench/placements_md5.sh BUILD %s OUT` (bench/mapping --quick and bench/scale --sizes 8x8x8,16x16x16 with --placements)\n\n" % refname)
+    o.write("> command: `bench/placements_md5.sh BUILD %s OUT` (bench/mapping --quick and bench/scale --sizes %s with --placements)\n\n" % (refname, sizes))
     o.write("# Placements against %s\n\n" % refname)
     if what:
         o.write(what + "\n\n")

@@ -68,7 +68,6 @@ namespace {
 using band::periodise;
 using band::step_table;
 using band::TileAnnealer;
-using band::TileDistance;
 using band::TileModel;
 using band::translation_table;
 
@@ -244,12 +243,11 @@ struct BandSearch {
     int maxoff;
     const Deadline &dl;
     std::vector<int> steps;
-    FastDistance fdist;
-    TileDistance dist;
+    FastDistance dist;  // with the byte table up to dense_distance_max nodes
     BandSearch(const TorusTopology &t, const std::vector<TileModel> &m, const BandContext &bc, int mo,
                const Deadline &d)
-        : torus(t), models(m), c(bc), maxoff(mo), dl(d), steps(step_table(t)), fdist(t),
-          dist(t, fdist, bc.dense_distance_max) {}
+        : torus(t), models(m), c(bc), maxoff(mo), dl(d), steps(step_table(t)),
+          dist(t, bc.dense_distance_max) {}
 
     // One annealing of candidate `cand`'s tile with `iters` proposals.  In
     // the first round (with the staircase search) 1/ordered_share_divisor

@@ -133,7 +133,7 @@ std::vector<int> step_table(const TorusTopology &topo) {
 }
 
 TileAnnealer::TileAnnealer(const TorusTopology &topo, const TileModel &m, const std::vector<int> &D,
-                           const std::vector<int> &step, const TileDistance &dist, int K, const BandContext &c)
+                           const std::vector<int> &step, const FastDistance &dist, int K, const BandContext &c)
     : topo_(topo), m_(m), K_(K), c_(c), step_(step), dist_(dist), dtab_(dist.dense_table()), n_(topo.size()) {
     const int N = topo.size(), nd = topo.ndims();
     wtot_.assign(m_.P, 0.0);
@@ -147,10 +147,8 @@ TileAnnealer::TileAnnealer(const TorusTopology &topo, const TileModel &m, const 
     // placements in less time on large tori, where phase 1 sets up
     // hundreds of translations; on small ones the dense table and trans_
     // are faster (doc/tuning.md, dense_distance_max).
-    const FastDistance &fd = dist_.fast();
-    nd_ = !dist_.dense() && fd.fast() && nd <= kMaxCoords ? nd : 0;
-    for (int k = 0; k < nd_; ++k)
-        if (fd.dim_table(k)[0] != 0.0) nd_ = 0;  // a node's distance to itself is 0, the sums below rely on it
+    // A node's distance to itself is 0: the coordinate sums rely on it.
+    nd_ = !dtab_ && dist_.fast() && dist_.zero_self() && nd <= kMaxCoords ? nd : 0;
     const std::vector<int> fwd = translation_table(topo, D), stride = node_strides(topo);
     for (int k = 0; k < std::min(nd, kMaxCoords); ++k) len_[k] = topo.dims()[k], stride_[k] = stride[k];
     // Without coordinates: trans_[(s + K) * N + v] = v + s D, s in [-K, K].
@@ -185,18 +183,6 @@ TileAnnealer::TileAnnealer(const TorusTopology &topo, const TileModel &m, const 
         ++ncos;
     }
     ncos_ = ncos;
-    // ext_[k][x] = the distance in dimension k of coordinates x apart
-    // for x in (-L, L), and x - L apart for x in [L, 2L - 1): an image
-    // coordinate is taken mod L only through the table.
-    ext_.clear();
-    std::vector<size_t> at(nd_);
-    for (int k = 0; k < nd_; ++k) {
-        const double *t = fd.dim_table(k);
-        const int L = len_[k];
-        at[k] = ext_.size() + static_cast<size_t>(L - 1);
-        for (int x = -(L - 1); x <= 2 * L - 2; ++x) ext_.push_back(x < L ? t[x] : t[x - L]);
-    }
-    for (int k = 0; k < nd_; ++k) tab_[k] = ext_.data() + at[k];
     shift_off_.assign(static_cast<size_t>(2 * K + 1) * std::max(1, nd_), 0);
     for (int s = -K; s <= K && nd_ > 0; ++s)
         for (int k = 0; k < nd_; ++k) {
@@ -250,17 +236,7 @@ inline int TileAnnealer::image(int b, int shift) const {
 }
 
 inline double TileAnnealer::image_dist(const int *c, int b, int shift) const {
-    const int *pb = &pc_[static_cast<size_t>(b) * nd_];
-    const int *so = &shift_off_[static_cast<size_t>(shift + K_) * nd_];
-    double d = 0;
-    if (nd_ == 3) {
-        d += tab_[0][pb[0] + so[0] - c[0]];
-        d += tab_[1][pb[1] + so[1] - c[1]];
-        d += tab_[2][pb[2] + so[2] - c[2]];
-        return d;
-    }
-    for (int k = 0; k < nd_; ++k) d += tab_[k][pb[k] + so[k] - c[k]];
-    return d;
+    return dist_.translated(c, &pc_[static_cast<size_t>(b) * nd_], &shift_off_[static_cast<size_t>(shift + K_) * nd_]);
 }
 
 inline double TileAnnealer::edge_dist(int a, int b, int shift) const {
@@ -346,7 +322,7 @@ inline void TileAnnealer::update_cache(int t, int u, int oldt, int oldu, double 
     auto update = [&](int a, int olda) {
         if (nd_ > 0) {
             int oc[kMaxCoords];
-            const uint16_t *c = dist_.fast().coords_of(olda);
+            const uint16_t *c = dist_.coords_of(olda);
             for (int k = 0; k < nd_; ++k) oc[k] = c[k];
             const int *ac = &pc_[static_cast<size_t>(a) * nd_];
             for (const TileEdge &ed : m_.adj[a]) {
@@ -406,7 +382,7 @@ inline double TileAnnealer::local(int t, int u, double et, double eu) const {
 inline void TileAnnealer::set_pos(int b, int node) {
     pos_[b] = node;
     if (nd_ == 0) return;
-    const uint16_t *c = dist_.fast().coords_of(node);
+    const uint16_t *c = dist_.coords_of(node);
     for (int k = 0; k < nd_; ++k) pc_[static_cast<size_t>(b) * nd_ + k] = c[k];
 }
 

@@ -51,48 +51,12 @@ std::vector<int> translation_table(const TorusTopology &topo, const std::vector<
 // Node table of the 2 * ndims unit steps: step[(v * nd + k) * 2 + s].
 std::vector<int> step_table(const TorusTopology &topo);
 
-// Distances for the tile annealing, read ~26 times a proposal: a dense
-// byte table up to BandContext::dense_distance_max nodes when every
-// distance is a hop count below 256 (256 KiB at 512 nodes; faster than
-// FastDistance's per-dimension tables, same values, so the same
-// placements), FastDistance otherwise.
-class TileDistance {
-public:
-    TileDistance(const TorusTopology &topo, const FastDistance &fd, int dense_max) : fd_(fd), n_(topo.size()) {
-        if (n_ > dense_max) return;
-        tab_.resize(static_cast<size_t>(n_) * n_);
-        for (int a = 0; a < n_; ++a)
-            for (int b = 0; b < n_; ++b) {
-                const double d = fd(a, b);
-                // Only exact small integers (hop counts); otherwise (another
-                // metric, a long ring) FastDistance itself.
-                if (!(d >= 0 && d <= 255 && d == std::floor(d))) {
-                    tab_.clear();
-                    return;
-                }
-                tab_[static_cast<size_t>(a) * n_ + b] = static_cast<uint8_t>(d);
-            }
-    }
-    double operator()(int a, int b) const {
-        return tab_.empty() ? fd_(a, b) : tab_[static_cast<size_t>(a) * n_ + b];
-    }
-    const FastDistance &fast() const { return fd_; }
-    bool dense() const { return !tab_.empty(); }
-    // The byte table (row a at a * size): nullptr when not dense.
-    const uint8_t *dense_table() const { return tab_.empty() ? nullptr : tab_.data(); }
-
-private:
-    const FastDistance &fd_;
-    int n_;
-    std::vector<uint8_t> tab_;
-};
-
 // Annealing of one tile for translation D.  Returns the tile energy / wsum
 // and the tile (node of residue b) in `tile`.
 class TileAnnealer {
 public:
     TileAnnealer(const TorusTopology &topo, const TileModel &m, const std::vector<int> &D,
-                 const std::vector<int> &step, const TileDistance &dist, int K, const BandContext &c);
+                 const std::vector<int> &step, const FastDistance &dist, int K, const BandContext &c);
 
     int ncosets() const { return m_len_ > 0 ? ncos_ : -1; }
 
@@ -101,8 +65,8 @@ public:
     // Node of block-shifted image of residue b.
     int image(int b, int shift) const;
     // dist_(node, image(b, shift)) for the node of coordinates `c` (nd_ >
-    // 0): the same table values, summed in the same order (on one node all
-    // of them are 0, as dist_ returns).
+    // 0): FastDistance::translated, the same table values summed in the
+    // same order (on one node all of them are 0, as dist_ returns).
     double image_dist(const int *c, int b, int shift) const;
     // dist_(pos_[a], image(b, shift)).
     double edge_dist(int a, int b, int shift) const;
@@ -146,18 +110,16 @@ private:
     int K_;
     const BandContext &c_;
     const std::vector<int> &step_;
-    const TileDistance &dist_;
-    const uint8_t *dtab_;        // dist_'s byte table (nullptr: none; then nd_ or dist_)
+    const FastDistance &dist_;   // its byte table when built, else its coordinates (nd_) or its call
+    const uint8_t *dtab_;        // dist_'s byte table (nullptr: none)
     int n_;                      // nodes
     std::vector<int> trans_, coset_, idx_, members_, pos_, owner_;
     std::vector<double> ecache_; // energy_of(b), kept current by run()
     std::vector<double> wtot_;   // total edge weight of each residue
     std::vector<int> bestpos_;   // run(): the best tile seen ...
-    int nd_ = 0;                 // coordinate distances (0: dist_ and image())
+    int nd_ = 0;                 // coordinate distances (0: the byte table or dist_, and trans_)
     int len_[kMaxCoords] = {};     // torus dimensions
     int stride_[kMaxCoords] = {};  // node number = sum of coordinate * stride
-    const double *tab_[kMaxCoords] = {};  // per-dimension distances by coordinate difference (in ext_)
-    std::vector<double> ext_;
     std::vector<int> pc_;        // coordinates of pos_ (nd_ per residue)
     std::vector<int> shift_off_; // shift s's offset s D mod the dimensions, per dimension
     double best_ = 0;            // ... and its energy
