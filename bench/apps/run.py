@@ -19,8 +19,8 @@ What it does, in order:
     (BUILD/src/pmpi/rankmap-profile-smpi.o).
  3. Runs the profiled program once per workload (the traffic of these codes
     depends on the rank count only, not on where ranks run) and gives the
-    profile to `rankmap map --profile` (guarded against the launch order, as
-    a user runs it) and to `rankmap map --algorithm scotch` (Scotch's
+    profile to `rankmap map --profile` (guarded against the launch order,
+    with the machine's links, as a user runs it) and to `rankmap map --algorithm scotch` (Scotch's
     placement of the same profile, no guard).
  4. Runs the program as it is under every placement: rank order on the
     8x8x8 torus; block and round-robin launch on fat trees of 64 nodes x 8
@@ -437,8 +437,10 @@ def main():
                 tasks.append((w, m, launch, f"{launch} (launch)", lm))
                 rm = os.path.join(maps, f"{mtag}-{launch}-rankmap.map")
                 t = time.time()
+                # the machine's links, as its users know them: the guard
+                # judges the profile's messages at their sizes on them
                 rankmap(build, "map", "--topology", m.topo, "--profile", w.profile, "--seed", "1",
-                        "--current", lm, "--no-cache", "--out", rm)
+                        "--current", lm, "--no-cache", *m.model_args, "--out", rm)
                 tasks.append((w, m, launch, f"rankmap map --profile (from {launch})", rm, time.time() - t))
             tasks.append((w, m, m.launches[0], "Scotch (same profile)", sc))
 

@@ -7,10 +7,11 @@
 # mapper's placement unguarded (--guard off) and Scotch's, each with large
 # and small face messages.  The guard reads a grid's exchange one direction
 # at a time too, although such a code posts it at once; this run shows
-# what that reading keeps out and what it costs.
+# what that reading keeps out and what it costs, and what it gives when
+# `rankmap map` is told the messages' sizes and the links.
 #   BUILD: a rankmap build tree (its rankmap binary); RECORD: the markdown
 #   file to write (default: stdout only).  Needs smpicc/smpirun
-#   (libsimgrid-dev).  16 simulations of 512 ranks, four at a time.
+#   (libsimgrid-dev).  20 simulations of 512 ranks, five at a time.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:?usage: diagonal.sh BUILD [RECORD]}" && pwd)
@@ -53,8 +54,8 @@ sim() {  # sim UP MAPFILE UNIT -> communication time per iteration (s)
      --log=root.thres:error "$work/replay" "$work/h27.edges" "$3" 3 2>/dev/null) | awk '/COMM_TIME/ { print $2 }'
   rm -rf "$d"
 }
-table="| fat tree | face message | block launch (us) | rankmap map (default) | guard | the mapper, --guard off | Scotch |
-|---|---|---:|---:|---|---:|---:|"
+table="| fat tree | face message | block launch (us) | rankmap map (default) | guard | rankmap map, sizes given | guard | the mapper, --guard off | Scotch |
+|---|---|---:|---:|---|---:|---|---:|---:|"
 ratio() { awk -v b="$1" -v t="$2" 'BEGIN { printf "%.2f (%.2fx)", t * 1e6, b / t }'; }
 for up in 8 4; do
   topo=tree:8x8x8:cost=100,10,1:up=$up
@@ -65,14 +66,21 @@ for up in 8 4; do
     --out scotch-$up.map >/dev/null 2>&1
   guard=$(sed -n 's/^guard *\([^:(]*\).*/\1/p' rankmap-$up.txt | sed 's/ *$//')
   for unit in 1 0.1; do
-    for m in block rankmap-$up mapper-$up scotch-$up; do sim $up $m.map $unit >t-$m-$unit & done
+    # the same with the faces' bytes and the platform's links given (the
+    # guard then judges the phases at those sizes)
+    "$rm_bin" map --topology "$topo" --graph h27.edges --current block.map --no-cache --seed 1 \
+      --bytes-per-unit $unit --bandwidth 12.5e9,12.5e9,37.5e9 --latency 1e-6,1e-6,0.3e-6 \
+      --out sized-$up-$unit.map >sized-$up-$unit.txt 2>&1
+    sguard=$(sed -n 's/^guard *\([^:(]*\).*/\1/p' sized-$up-$unit.txt | sed 's/ *$//')
+    for m in block rankmap-$up sized-$up-$unit mapper-$up scotch-$up; do sim $up $m.map $unit >t-$m-$unit & done
     wait
     b=$(cat t-block-$unit) r=$(cat t-rankmap-$up-$unit) g=$(cat t-mapper-$up-$unit) s=$(cat t-scotch-$up-$unit)
+    z=$(cat t-sized-$up-$unit-$unit)
     bis=$([ $up = 8 ] && echo "full bisection" || echo "tapered 8:4")
     face=$(awk -v u=$unit 'BEGIN { printf "%.1f KB", 12.8 * u }')
     table+="
-| 8x8 nodes x 8 cores, $bis | $face | $(awk -v t="$b" 'BEGIN { printf "%.2f", t * 1e6 }') | $(ratio "$b" "$r") | $guard | $(ratio "$b" "$g") | $(ratio "$b" "$s") |"
-    echo "diagonal.sh: up=$up unit=$unit: block $b, rankmap $r, mapper $g, scotch $s" >&2
+| 8x8 nodes x 8 cores, $bis | $face | $(awk -v t="$b" 'BEGIN { printf "%.2f", t * 1e6 }') | $(ratio "$b" "$r") | $guard | $(ratio "$b" "$z") | ${sguard:-taken} | $(ratio "$b" "$g") | $(ratio "$b" "$s") |"
+    echo "diagonal.sh: up=$up unit=$unit: block $b, rankmap $r, sized $z, mapper $g, scotch $s" >&2
   done
 done
 text="**A 27-point halo exchange posted at once (bench/simgrid/kernels/replay.c, 512 ranks, 8x8x8 tasks of 40^3 cells), on SimGrid fat trees of 100 Gb/s in block launch order: communication time per exchange and how many times faster than the launch order**

@@ -4,6 +4,7 @@
 //                [--format F] [--order XYZT] [--cart DIMS[:PERIODS]] [--strategy S]
 //                [--trace FILE] [--cache DIR | --no-cache] [--portfolio K] [-v]
 //                [--guard model|f|off] [--current MAPFILE] [--alltoall GROUPS]
+//                [--bytes-per-unit X] [--bandwidth B[,B...]] [--latency S[,S...]]
 //                [--cart DIMS[:PERIODS] --cart-alltoall all|none|unknown|LIST (instead of --graph)]
 //                [--hosts FILE [--rank-order F] [--hostfile F] [--ompi-hostfile F] [--rankfile F]]
 //   rankmap eval --topology T (--graph G | --profile P ...) --mapping MAPFILE [--json] [--format F]
@@ -26,6 +27,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli/cli.hpp"
 #include "common/error.hpp"
 #include "common/text.hpp"
 #include "common/timer.hpp"
@@ -43,6 +45,58 @@
 #include "workload/workload.hpp"
 
 using namespace rankmap;
+using namespace rankmap::cli;
+
+namespace rankmap::cli {
+
+long long int_opt(const Args &a, const std::string &k, long long def, long long lo, long long hi) {
+    if (!a.has(k)) return def;
+    long long v;
+    if (!parse_int(a.get(k), v) || v < lo || v > hi)
+        throw UsageError("--" + k + " '" + a.get(k) + "' must be a whole number in " + std::to_string(lo) + ".." +
+                         std::to_string(hi));
+    return v;
+}
+
+double double_opt(const Args &a, const std::string &k, double def) {
+    if (!a.has(k)) return def;
+    double v;
+    if (!parse_double(a.get(k), v) || v < 0) throw UsageError("--" + k + " '" + a.get(k) + "' must be a number >= 0");
+    return v;
+}
+
+std::string json_escape(const std::string &s) {
+    std::string o;
+    for (char c : s) {
+        if (c == '"' || c == '\\') o += '\\', o += c;
+        else if (static_cast<unsigned char>(c) < 0x20) o += ' ';
+        else o += c;
+    }
+    return o;
+}
+
+std::string quoted(const std::string &s) { return "\"" + json_escape(s) + "\""; }
+
+std::optional<CartGrid> parse_cart(const std::string &s) {
+    // DIMS[:PERIODS], e.g. 8x8x8 or 8x8:10 (periods default 1 = periodic)
+    auto parts = split(s, ":");
+    if (parts.empty() || parts.size() > 2) throw UsageError("--cart '" + s + "' must be DIMS[:PERIODS], e.g. 8x8x8:111");
+    CartGrid g;
+    for (auto &d : split(parts[0], "x")) {
+        long long v;
+        if (!parse_int(d, v) || v < 1 || v > 1 << 20) throw UsageError("--cart dimension '" + d + "' is not valid");
+        g.dims.push_back(static_cast<int>(v));
+    }
+    g.periods.assign(g.dims.size(), 1);
+    if (parts.size() == 2) {
+        if (parts[1].size() != g.dims.size() || parts[1].find_first_not_of("01") != std::string::npos)
+            throw UsageError("--cart periods '" + parts[1] + "' need one 0/1 per dimension");
+        for (size_t k = 0; k < g.dims.size(); ++k) g.periods[k] = parts[1][k] == '1';
+    }
+    return g;
+}
+
+} // namespace rankmap::cli
 
 namespace {
 
@@ -54,6 +108,8 @@ const char *kUsage =
     "               [--trace FILE] [--cache DIR | --no-cache] [--portfolio K] [-v]\n"
     "               guard: [--guard model|f|off] (default model: keep --current MAPFILE, else rank\n"
     "               order, unless the cost model predicts a clear gain) [--alltoall GROUPS]\n"
+    "               messages' sizes (a profile has its own): [--bytes-per-unit X] [--bandwidth B[,B...]]\n"
+    "               [--latency S[,S...]]\n"
     "               all-to-all grid: --cart DIMS[:PERIODS] --cart-alltoall all|none|unknown|LIST (no --graph)\n"
     "               launch files: --hosts FILE (line k: host of node k) with --rank-order F (Cray),\n"
     "               --hostfile F (MPICH Hydra), --ompi-hostfile F (Open MPI --map-by seq), --rankfile F\n"
@@ -72,24 +128,6 @@ const char *kUsage =
     "algorithms: auto (default; the quality strategy), quality, fast (the in-call default), identity,\n"
     "            random, order, cart, greedy, anneal, dc-anneal, kl, scotch, hier (trees),\n"
     "            congestion (auto + busiest-link refinement)\n";
-
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-struct Args {
-    std::string command, positional;
-    std::map<std::string, std::string> opt;
-    bool has(const std::string &k) const { return opt.count(k) > 0; }
-    std::string get(const std::string &k, const std::string &def = "") const {
-        auto it = opt.find(k);
-        return it == opt.end() ? def : it->second;
-    }
-    std::string need(const std::string &k) const {
-        if (!has(k)) throw UsageError("'" + command + "' needs --" + k);
-        return get(k);
-    }
-};
 
 Args parse_args(int argc, char **argv) {
     static const char *flags[] = {"json", "scramble", "v", "verbose", "help", "no-cache"};
@@ -120,37 +158,6 @@ Args parse_args(int argc, char **argv) {
     return a;
 }
 
-long long int_opt(const Args &a, const std::string &k, long long def, long long lo, long long hi) {
-    if (!a.has(k)) return def;
-    long long v;
-    if (!parse_int(a.get(k), v) || v < lo || v > hi)
-        throw UsageError("--" + k + " '" + a.get(k) + "' must be a whole number in " + std::to_string(lo) + ".." +
-                         std::to_string(hi));
-    return v;
-}
-
-double double_opt(const Args &a, const std::string &k, double def) {
-    if (!a.has(k)) return def;
-    double v;
-    if (!parse_double(a.get(k), v) || v < 0) throw UsageError("--" + k + " '" + a.get(k) + "' must be a number >= 0");
-    return v;
-}
-
-std::string json_escape(const std::string &s) {
-    std::string o;
-    for (char c : s) {
-        if (c == '"' || c == '\\') o += '\\', o += c;
-        else if (static_cast<unsigned char>(c) < 0x20) o += ' ';
-        else o += c;
-    }
-    return o;
-}
-
-// Extra report lines: (key, value, JSON value already quoted or numeric).
-struct Extra {
-    std::string key, text, json;
-};
-
 void print_report(const std::string &alg, const Graph &g, const Topology &topo, const CostReport &r, double secs,
                   bool json, const std::vector<Extra> &extras = {}) {
     if (json) {
@@ -175,13 +182,13 @@ void print_report(const std::string &alg, const Graph &g, const Topology &topo, 
     }
 }
 
-std::string quoted(const std::string &s) { return "\"" + json_escape(s) + "\""; }
-
 // The communication graph of `map`/`eval`: --graph G, or --profile P with
 // the weight choice of Chen et al., MPIPP (reported in `extras`), and the
 // profile's all-to-all groups in *groups (for the cost model; --alltoall
-// overrides).
-Graph load_graph(const Args &a, std::vector<Extra> &extras, std::vector<std::vector<int>> *groups) {
+// overrides); for a profile, *message_bytes (when asked for) gets the mean
+// size of a message of each pair (bytes over count).
+Graph load_graph(const Args &a, std::vector<Extra> &extras, std::vector<std::vector<int>> *groups,
+                 std::optional<Graph> *message_bytes = nullptr) {
     if (a.has("profile") == a.has("graph")) throw UsageError("'" + a.command + "' needs --graph G or --profile P (one)");
     if (a.has("graph")) {
         if (a.has("weights") || a.has("threshold")) throw UsageError("--weights and --threshold go with --profile");
@@ -208,26 +215,14 @@ Graph load_graph(const Args &a, std::vector<Extra> &extras, std::vector<std::vec
                           std::to_string(prof.groups.size())});
         *groups = profile_groups(prof);
     }
+    if (message_bytes) {
+        std::vector<Edge> es;
+        for (const auto &pr : prof.pairs)
+            if (pr.count > 0 && pr.bytes > 0)
+                es.push_back({pr.src, pr.dst, static_cast<double>(pr.bytes) / static_cast<double>(pr.count)});
+        *message_bytes = Graph::from_edges(prof.ntasks, es);
+    }
     return profile_graph(prof, c.kind);
-}
-
-std::optional<CartGrid> parse_cart(const std::string &s) {
-    // DIMS[:PERIODS], e.g. 8x8x8 or 8x8:10 (periods default 1 = periodic)
-    auto parts = split(s, ":");
-    if (parts.empty() || parts.size() > 2) throw UsageError("--cart '" + s + "' must be DIMS[:PERIODS], e.g. 8x8x8:111");
-    CartGrid g;
-    for (auto &d : split(parts[0], "x")) {
-        long long v;
-        if (!parse_int(d, v) || v < 1 || v > 1 << 20) throw UsageError("--cart dimension '" + d + "' is not valid");
-        g.dims.push_back(static_cast<int>(v));
-    }
-    g.periods.assign(g.dims.size(), 1);
-    if (parts.size() == 2) {
-        if (parts[1].size() != g.dims.size() || parts[1].find_first_not_of("01") != std::string::npos)
-            throw UsageError("--cart periods '" + parts[1] + "' need one 0/1 per dimension");
-        for (size_t k = 0; k < g.dims.size(); ++k) g.periods[k] = parts[1][k] == '1';
-    }
-    return g;
 }
 
 // ---- launch-time placement: the placement in the forms launchers read ------
@@ -375,130 +370,6 @@ struct AlltoallGrid {
     std::vector<std::vector<int>> groups;
 };
 
-// The guard of every reorder path (cost/model.hpp: guard_verdict): the
-// mapping replaces the current placement (--current MAPFILE, else rank order,
-// the launch order of mpiexec) only when the cost model predicts a clear
-// gain.  --guard model (default) | f | off; --alltoall GROUPS tells the model
-// which tasks exchange by all-to-all.
-void apply_guard(const Args &a, const Graph &g, const Topology &topo, const Options &o,
-                 const std::optional<CartGrid> &grid, const CacheWarn &warn, CachedMapping &m,
-                 std::vector<Extra> &extras, std::vector<std::vector<int>> groups) {
-    const std::string mode_s = a.get("guard", "model");
-    GuardMode mode = GuardMode::Model;
-    if (mode_s == "f")
-        mode = GuardMode::F;
-    else if (mode_s == "off")
-        mode = GuardMode::Off;
-    else if (mode_s != "model")
-        throw UsageError("--guard '" + mode_s + "': expected model, f or off");
-    if (mode == GuardMode::Off) return;
-    std::vector<int> current;
-    std::string cur_name = "rank order";
-    if (a.has("current")) {
-        current = read_mapfile(topo, a.get("current"), g.n());
-        check_placement(topo, g.n(), current);
-        cur_name = a.get("current");
-    } else {
-        current = map_with_cache(g, topo, Algorithm::Identity, o, grid, "", nullptr, {}, warn).entry.place;
-    }
-    if (a.has("alltoall")) groups = read_groups(a.get("alltoall"));
-    const auto phases = mode == GuardMode::Model ? grid_exchange_phases(g) : std::nullopt;
-    const GuardVerdict v = guard_verdict(g, topo, current, m.entry.place, groups, mode, RANKMAP_GUARD_MARGIN,
-                                         phases ? &*phases : nullptr);
-    if (v.take) {
-        extras.push_back({"guard", "mapping taken (" + v.figures + ")", quoted("taken")});
-        return;
-    }
-    // The mapping refused, the machine's own order is the second candidate
-    // when the current placement is another (a round-robin launch, a
-    // scattered host file): the order that launchers give by default (cores
-    // of a node first on trees, rank order on tori), judged by the same guard.
-    const std::vector<int> own =
-        map_with_cache(g, topo, Algorithm::Identity, o, grid, "", nullptr, {}, warn).entry.place;
-    if (own != current) {
-        const GuardVerdict w =
-            guard_verdict(g, topo, current, own, groups, mode, RANKMAP_GUARD_MARGIN, phases ? &*phases : nullptr);
-        if (w.take) {
-            extras.push_back({"guard", v.why + ": the machine's order taken instead of " + cur_name + " (" +
-                                           w.figures + "; the mapping: " + v.figures + ")",
-                              quoted("machine order")});
-            m.entry.place = own;
-            m.entry.report = evaluate(g, topo, own);
-            m.entry.algorithm = "identity (the machine's order)";
-            return;
-        }
-    }
-    extras.push_back({"guard", v.why + ": kept " + cur_name + " (" + v.figures + ")", quoted("kept")});
-    m.entry.place = current;
-    m.entry.report = evaluate(g, topo, current);
-    m.entry.algorithm = "identity (no gain)";
-}
-
-// Traffic the user did not declare, decided as inside an MPI call by the
-// glue (rankmap_reorder_ranks), in two readings: a grid (--cart-alltoall
-// unknown) as a stencil and as transposes; a graph file whose edges split
-// into cliques (clique_groups) as all-to-alls and as an exchange.  The
-// current placement (--current MAPFILE, else rank order) holds the members.
-CachedMapping decide_as_in_call(const Args &a, const Topology &topo, const Graph &g, const Options &o,
-                                const std::string &cache_dir, std::vector<Extra> &extras) {
-    const bool grid = a.has("cart-alltoall");
-    const std::optional<CartGrid> cgo = a.has("cart") ? parse_cart(a.get("cart")) : std::nullopt;
-    const CartGrid cg = cgo ? *cgo : CartGrid{};
-    const int n = g.n();
-    std::vector<int> current = a.has("current") ? read_mapfile(topo, a.get("current"), n)
-                                                : map_with_cache(g, topo, Algorithm::Identity, o, cgo, "", nullptr, {},
-                                                                 nullptr).entry.place;
-    int flags = 0;
-    if (rankmap_guard_flags(a.get("guard", "model").c_str(), &flags) != RANKMAP_OK)
-        throw UsageError("--guard '" + a.get("guard") + "': expected model, f or off");
-    std::vector<int> periods(cg.periods.begin(), cg.periods.end());
-    rankmap_topology_t th = nullptr;
-    rankmap_graph_t gh = nullptr;
-    auto done = [&] {
-        rankmap_graph_free(gh);
-        rankmap_topology_free(th);
-    };
-    std::vector<int> src, dst;
-    std::vector<double> w;
-    if (!grid)
-        for (const Edge &e : g.edges()) src.push_back(e.src), dst.push_back(e.dst), w.push_back(e.w);
-    if (rankmap_topology_parse(a.get("topology").c_str(), &th) != RANKMAP_OK ||
-        (grid ? rankmap_graph_cartesian_alltoall(static_cast<int>(cg.dims.size()), cg.dims.data(), periods.data(),
-                                                 "unknown", &gh)
-              : rankmap_graph_create(n, static_cast<int64_t>(src.size()), src.data(), dst.data(), w.data(), &gh)) !=
-            RANKMAP_OK) {
-        const std::string e = rankmap_last_error();
-        done();
-        throw Error(e);
-    }
-    rankmap_options opts;
-    rankmap_options_init(&opts);
-    const std::string alg = a.get("algorithm", "auto");
-    opts.algorithm = alg.c_str();
-    opts.seed = o.seed;
-    opts.time_limit = o.time_limit;
-    opts.cache_dir = cache_dir.c_str();
-    opts.cart_ndims = static_cast<int>(cg.dims.size());
-    for (int k = 0; k < opts.cart_ndims; ++k) opts.cart_dims[k] = cg.dims[k], opts.cart_periods[k] = periods[k];
-    std::vector<int> new_of(n);
-    rankmap_report before, after;
-    char why[1024];
-    const Deadline clock;
-    const int rc = rankmap_reorder_ranks(th, gh, &opts, n, current.data(), n, flags, new_of.data(), &before, &after,
-                                         why, sizeof why);
-    done();
-    if (rc != RANKMAP_OK) throw Error(why);
-    CachedMapping m;
-    m.seconds = clock.elapsed();
-    m.entry.place.assign(n, -1);
-    for (int i = 0; i < n; ++i) m.entry.place[new_of[i]] = current[i];
-    m.entry.report = evaluate(g, topo, m.entry.place);
-    m.entry.algorithm = after.algorithm;
-    const bool kept = m.entry.algorithm == "identity (no gain)";
-    extras.push_back({"guard", why, quoted(kept ? "kept" : "taken")});
-    return m;
-}
-
 // --cart-alltoall: the grid's own graph, as MPI_Cart_create builds it with
 // MPIR_CVAR_RANKMAP_CART_ALLTOALL (rankmap_graph_cartesian_alltoall)
 AlltoallGrid cart_alltoall_grid(const Args &a) {
@@ -595,6 +466,26 @@ void write_map_outputs(const Args &a, const Topology &topo, const std::vector<st
     extras.push_back({"cache_entry", "", quoted(m.path)});
 }
 
+// What the guard knows of the messages' sizes: a profile's, or a graph
+// file's weights times --bytes-per-unit; the machine from --bandwidth and
+// --latency (the model's defaults otherwise).
+std::optional<MessageSizes> message_sizes(const Args &a, const Graph &g, const std::optional<Graph> &profile_bytes) {
+    const bool machine = a.has("bandwidth") || a.has("latency");
+    if (a.has("cart-alltoall") && (a.has("bytes-per-unit") || machine))
+        throw UsageError("--bytes-per-unit, --bandwidth and --latency go with --graph or --profile");
+    if (a.has("graph") && !a.has("bytes-per-unit")) {
+        if (machine) throw UsageError("--bandwidth and --latency need the messages' sizes: --bytes-per-unit X");
+        return std::nullopt;
+    }
+    if (a.has("profile") && a.has("bytes-per-unit"))
+        throw UsageError("--bytes-per-unit goes with --graph (a profile's sizes are its own)");
+    if (!a.has("graph") && !profile_bytes) return std::nullopt;
+    MessageSizes m;
+    m.machine = model_params(a);
+    m.bytes = profile_bytes ? &*profile_bytes : &g;
+    return m;
+}
+
 int cmd_map(const Args &a) {
     auto topo = parse_topology(a.need("topology"));
     std::vector<Extra> extras;
@@ -602,7 +493,9 @@ int cmd_map(const Args &a) {
     const bool in_call_grid = a.has("cart-alltoall") && alltoall_hint_unknown(a.get("cart-alltoall"));
     if (in_call_grid && a.has("trace")) throw UsageError("--trace needs a declared --cart-alltoall (all, none or a list)");
     std::vector<std::vector<int>> profile_groups_;
-    Graph g = a.has("cart-alltoall") ? a2a.graph : load_graph(a, extras, &profile_groups_);
+    std::optional<Graph> profile_bytes;
+    Graph g = a.has("cart-alltoall") ? a2a.graph : load_graph(a, extras, &profile_groups_, &profile_bytes);
+    const std::optional<MessageSizes> sizes = message_sizes(a, g, profile_bytes);
     if (a2a.groups.empty()) a2a.groups = profile_groups_;
     // a graph file whose all-to-alls nobody declared, on a machine it fills
     // (as a job's world communicator): decided as in the call
@@ -647,7 +540,7 @@ int cmd_map(const Args &a) {
         if (!a2a.dims.empty() && !a2a.groups.empty() && (alg == Algorithm::Auto || alg == Algorithm::Fast))  // a grid with the hint, as rankmap_map()
             prefer_for_alltoall(g, *topo, a2a.dims, a2a.alltoall, a2a.groups, mi.entry.place, mi.entry.report,
                                 mi.entry.algorithm);
-        apply_guard(a, g, *topo, os, grid, warn, mi, ex, a2a.groups);
+        apply_guard(a, g, *topo, os, grid, warn, mi, ex, a2a.groups, sizes ? &*sizes : nullptr);
         return mi;
     };
     CachedMapping m;
@@ -672,20 +565,7 @@ int cmd_eval(const Args &a) {
     std::vector<int> place = read_mapfile(*topo, a.need("mapping"), g.n());
     CostReport r = evaluate(g, *topo, place);
     // The cost model's predicted communication time (src/cost/model.hpp).
-    ModelParams mp;
-    mp.bytes_per_unit = a.has("bytes-per-unit") ? double_opt(a, "bytes-per-unit", 1) : 1;
-    auto list_opt = [&](const std::string &k) {
-        std::vector<double> v;
-        if (!a.has(k)) return v;
-        for (auto &x : split(a.get(k), ",")) {
-            double d;
-            if (!parse_double(x, d) || !(d > 0)) throw UsageError("--" + k + " '" + a.get(k) + "' must be numbers > 0");
-            v.push_back(d);
-        }
-        return v;
-    };
-    mp.bandwidth = list_opt("bandwidth");
-    mp.latency = list_opt("latency");
+    const ModelParams mp = model_params(a);
     if (a.has("alltoall")) groups = read_groups(a.get("alltoall"));
     TimePrediction t = predict_time(g, *topo, place, groups, mp);
     char text[160], num[40];

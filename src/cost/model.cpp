@@ -645,9 +645,41 @@ double phased_latency(const Topology &topo, const std::vector<int> &place, const
     return sum;
 }
 
+double phased_time(const Topology &topo, const std::vector<int> &place, const ExchangePhases &phases,
+                   const MessageSizes &sizes) {
+    if (!sizes.bytes) throw Error("model: phased_time needs the messages' sizes");
+    const Graph &g = *sizes.bytes;
+    check_placement(topo, g.n(), place);
+    const Links links = make_links(topo, sizes.machine);
+    Flight flight(links);
+    auto bytes_to = [&](int a, int b) {
+        for (int64_t e = g.begin(a); e < g.end(a); ++e)
+            if (g.target(e) == b) return g.weight(e);
+        return 0.0;
+    };
+    double sum = 0;
+    std::vector<Msg> msgs;
+    for (const auto &partner : phases.partner) {
+        if (partner.size() != place.size())
+            throw Error("model: an exchange phase names " + std::to_string(partner.size()) + " tasks, the placement " +
+                        std::to_string(place.size()));
+        msgs.clear();
+        for (size_t t = 0; t < partner.size(); ++t) {
+            const int u = partner[t], a = static_cast<int>(t);
+            if (u < 0) continue;
+            if (u >= g.n()) throw Error("model: an exchange phase names task " + std::to_string(u));
+            double b = bytes_to(a, u);
+            if (!(b > 0)) b = bytes_to(u, a);
+            if (b > 0) msgs.push_back({place[a], place[u], b * sizes.machine.bytes_per_unit});
+        }
+        sum += flight.drained(msgs, flight.concurrent(msgs));
+    }
+    return sum;
+}
+
 GuardVerdict guard_verdict(const Graph &g, const Topology &topo, const std::vector<int> &current,
                            const std::vector<int> &proposed, const std::vector<std::vector<int>> &alltoall_groups,
-                           GuardMode mode, double margin, const ExchangePhases *phases) {
+                           GuardMode mode, double margin, const ExchangePhases *phases, const MessageSizes *sizes) {
     GuardVerdict v;
     if (mode == GuardMode::Off) return v;
     check_placement(topo, g.n(), current);
@@ -680,7 +712,14 @@ GuardVerdict guard_verdict(const Graph &g, const Topology &topo, const std::vect
              !(v.T_current > 0 && v.T_proposed <= (1 - margin) * v.T_current))
         v.why = "no clear gain";
     if (v.why.empty()) v.why = hidden_switches_slower(g, topo, current, proposed, alltoall_groups);
-    if (phases && !phases->partner.empty()) {
+    if (phases && !phases->partner.empty() && sizes && sizes->bytes) {
+        const double before = phased_time(topo, current, *phases, *sizes);
+        const double after = phased_time(topo, proposed, *phases, *sizes);
+        std::snprintf(buf, sizeof buf, "; one direction at a time at the given sizes: %.4g s before, %.4g s after",
+                      before, after);
+        v.figures += buf;
+        if (v.why.empty() && after > before) v.why = "slower at the given message sizes sent one direction at a time";
+    } else if (phases && !phases->partner.empty()) {
         const double before = phased_latency(topo, current, *phases), after = phased_latency(topo, proposed, *phases);
         std::snprintf(buf, sizeof buf, "; one direction at a time: distance %g before, %g after", before, after);
         v.figures += buf;

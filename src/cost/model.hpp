@@ -101,6 +101,22 @@ struct ExchangePhases {
 // Sum over the phases of the largest distance between partners.
 double phased_latency(const Topology &topo, const std::vector<int> &place, const ExchangePhases &phases);
 
+// What is known of an exchange's messages: `bytes` has the graph's tasks
+// and an edge a -> b whose weight is the bytes of one message a sends b (a
+// graph file's weights times its bytes per unit; a profile's bytes over its
+// message count); `machine` gives the links' bandwidths and latencies.
+struct MessageSizes {
+    const Graph *bytes = nullptr;
+    ModelParams machine;
+};
+
+// Sum over the phases of the time the phase's messages take, posted
+// together, at their known sizes (the drain of predict_time's exchange).
+// A message a -> b takes the weight of the edge a -> b, else of b -> a;
+// partners with no edge between them send nothing.
+double phased_time(const Topology &topo, const std::vector<int> &place, const ExchangePhases &phases,
+                   const MessageSizes &sizes);
+
 struct GuardVerdict {
     bool take = true;       // false: keep the current placement
     std::string why;        // "" when taken; else "slower for small messages", ...
@@ -110,9 +126,13 @@ struct GuardVerdict {
 
 // phases: the graph's exchange read one direction at a time too (a grid's,
 // map/grid.hpp: grid_exchange_phases); the model mode then also refuses a
-// placement whose phased_latency() is higher.
+// placement whose phased_latency() is higher, or, when the messages' sizes
+// are known (sizes), whose phased_time() at those sizes is higher: the
+// latency reading holds for small messages only, and a large message's
+// time follows the links it shares.
 GuardVerdict guard_verdict(const Graph &g, const Topology &topo, const std::vector<int> &current,
                            const std::vector<int> &proposed, const std::vector<std::vector<int>> &alltoall_groups,
-                           GuardMode mode, double margin, const ExchangePhases *phases = nullptr);
+                           GuardMode mode, double margin, const ExchangePhases *phases = nullptr,
+                           const MessageSizes *sizes = nullptr);
 
 } // namespace rankmap

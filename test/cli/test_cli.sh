@@ -216,5 +216,24 @@ expect_error "need --hosts" map --topology torus:2x2 --graph "$fx/ring-4.edges" 
 expect_error "--hosts goes with" map --topology torus:2x2 --graph "$fx/ring-4.edges" --hosts "$tmp/hosts"
 [ ! -e "$tmp/x" ] && ok || bad "a launch file was written although --hosts was bad"
 
+# the messages' sizes reach the guard: a grid's phases are then judged by
+# their time at those sizes, without them by distance; bad sizes are usage
+# errors naming the option
+"$rm_bin" gen cubic1 --topology torus:4x4x4 --out "$tmp/grid.edges" 2>/dev/null && ok || bad "gen cubic1 (grid)"
+"$rm_bin" map --topology tree:8x8:cost=100,1 --graph "$tmp/grid.edges" --no-cache --seed 1 >"$tmp/g-plain" 2>&1
+grep -q "one direction at a time: distance" "$tmp/g-plain" && ok || bad "map without sizes: $(grep guard "$tmp/g-plain")"
+"$rm_bin" map --topology tree:8x8:cost=100,1 --graph "$tmp/grid.edges" --no-cache --seed 1 --bytes-per-unit 1e5 \
+  --bandwidth 12.5e9,37.5e9 --latency 1e-6,0.3e-6 >"$tmp/g-sized" 2>&1
+grep -q "one direction at a time at the given sizes" "$tmp/g-sized" && ok ||
+  bad "map --bytes-per-unit: $(grep guard "$tmp/g-sized")"
+expect_error "--bandwidth and --latency need the messages' sizes" map --topology tree:8x8:cost=100,1 \
+  --graph "$tmp/grid.edges" --no-cache --bandwidth 1e9,1e9
+expect_error "--bytes-per-unit '0' must be > 0" map --topology tree:8x8:cost=100,1 --graph "$tmp/grid.edges" \
+  --no-cache --bytes-per-unit 0
+expect_error "model: bandwidth needs 2 value(s)" map --topology tree:8x8:cost=100,1 --graph "$tmp/grid.edges" \
+  --no-cache --bytes-per-unit 1 --bandwidth 1e9
+expect_error "go with --graph or --profile" map --topology tree:8x8:cost=100,1 --cart 8x8 --cart-alltoall none \
+  --no-cache --bytes-per-unit 1
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -594,3 +594,36 @@ TEST(GuardPhases, KeepsWholePhasesInsideNodes) {
     const GuardVerdict back = guard_verdict(g, *topo, blocks, rows, {}, GuardMode::Model, 0.02, &*ph);
     EXPECT_EQ(back.why, "slower for small messages");
 }
+
+// The same rows and blocks with the messages' sizes known: one direction at
+// a time a phase lasts its slowest message, latency and shared links
+// together (phased_time).  Small messages keep the latency reading's order
+// (the rows); large ones the links' (the blocks send 12 messages off their
+// nodes over the four phases, the rows 16), so the guard takes the blocks.
+TEST(GuardPhases, KnownSizesJudgeThePhasesByTheirTime) {
+    const Graph g = cartesian_graph({8, 8}, {1, 1});
+    const auto topo = parse_topology("tree:8x8:cost=100,1");
+    std::vector<int> rows(64), blocks(64);
+    for (int t = 0; t < 64; ++t) {
+        const int x = t / 8, y = t % 8;
+        rows[t] = t;
+        blocks[t] = ((x / 2) * 2 + y / 4) * 8 + (x % 2) * 4 + y % 4;
+    }
+    const auto ph = grid_exchange_phases(g);
+    ASSERT_TRUE(ph.has_value());
+    MessageSizes small{&g, {}}, large{&g, {}};
+    small.machine.bytes_per_unit = 100;
+    large.machine.bytes_per_unit = 1 << 20;
+    EXPECT_LT(phased_time(*topo, rows, *ph, small), phased_time(*topo, blocks, *ph, small));
+    EXPECT_GT(phased_time(*topo, rows, *ph, large), phased_time(*topo, blocks, *ph, large));
+    const GuardVerdict refused = guard_verdict(g, *topo, rows, blocks, {}, GuardMode::Model, 0.02, &*ph, &small);
+    EXPECT_FALSE(refused.take);
+    EXPECT_EQ(refused.why, "slower at the given message sizes sent one direction at a time");
+    EXPECT_NE(refused.figures.find("one direction at a time at the given sizes"), std::string::npos) << refused.figures;
+    const GuardVerdict taken = guard_verdict(g, *topo, rows, blocks, {}, GuardMode::Model, 0.02, &*ph, &large);
+    EXPECT_TRUE(taken.take) << taken.why << ": " << taken.figures;
+    // a graph of other tasks, or a phase naming a task outside it, is an error
+    const Graph other = cartesian_graph({4, 4}, {1, 1});
+    EXPECT_THROW(phased_time(*topo, rows, *ph, MessageSizes{&other, {}}), Error);
+    EXPECT_THROW(phased_time(*topo, rows, *ph, MessageSizes{}), Error);
+}
