@@ -87,7 +87,7 @@ text="**A 27-point halo exchange posted at once (bench/simgrid/kernels/replay.c,
 
 $table
 
-The guard reads the 27-point graph's faces as a grid exchanged one direction at a time as well (grid_exchange_phases): the mapper's blocks cross the switches in every such phase, so rankmap keeps the launch order in every row. Unguarded, the blocks are faster with the large faces and slower with the small ones, where F and the predicted time both favour the blocks: a sign error of the all-at-once reading that the phased reading keeps out."
+The guard reads the 27-point graph's faces as a grid exchanged one direction at a time as well (grid_exchange_phases).  Without the sizes it reads the phases by distance, as for small messages: the mapper's blocks cross the switches in every phase, so rankmap keeps the launch order.  Given the faces' bytes and the links (--bytes-per-unit, --bandwidth, --latency), it judges each phase by its time at those sizes: where the blocks' phases are predicted faster (the large faces on the tapered tree) the mapping is taken; where they are not (the large faces on full bisection, where the launch order's lines keep two of the phases inside the nodes) the launch order stays, although this exchange, posted at once, runs faster with the blocks: a gain missed, not harm.  With the small faces both readings keep the launch order, and unguarded the blocks are slower there although F and the predicted time of the exchange posted at once favour them: the sign error of the all-at-once reading stays out."
 if [ -n "$record" ]; then
   { echo "> date: $(date -u +%F) · commit: $(git -C "$here" rev-parse --short HEAD) ·"
     echo "> machine: 2 cores, 24 GiB, $(. /etc/os-release; echo "$PRETTY_NAME") (the times are simulated and deterministic) ·"

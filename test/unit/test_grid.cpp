@@ -568,6 +568,18 @@ TEST(GuardPhases, GridExchangePhasesFollowTheGridUnderScrambledLabels) {
     EXPECT_FALSE(grid_exchange_phases(Graph::from_edges(7, ring)).has_value());
 }
 
+// Two placements of an 8x8 grid on 8 nodes of 8 cores: a row of the grid
+// per node, and a block of 2x4 per node.
+static std::pair<std::vector<int>, std::vector<int>> rows_and_blocks() {
+    std::vector<int> rows(64), blocks(64);
+    for (int t = 0; t < 64; ++t) {
+        const int x = t / 8, y = t % 8;
+        rows[t] = t;
+        blocks[t] = ((x / 2) * 2 + y / 4) * 8 + (x % 2) * 4 + y % 4;
+    }
+    return {rows, blocks};
+}
+
 // On nodes of 8 cores, a row of an 8x8 torus per node keeps the two phases
 // along the rows inside the nodes; blocks of 2x4 keep more messages inside
 // (lower F) but no phase.  Read one direction at a time the blocks are
@@ -575,12 +587,7 @@ TEST(GuardPhases, GridExchangePhasesFollowTheGridUnderScrambledLabels) {
 TEST(GuardPhases, KeepsWholePhasesInsideNodes) {
     const Graph g = cartesian_graph({8, 8}, {1, 1});
     const auto topo = parse_topology("tree:8x8:cost=100,1");
-    std::vector<int> rows(64), blocks(64);
-    for (int t = 0; t < 64; ++t) {
-        const int x = t / 8, y = t % 8;
-        rows[t] = t;
-        blocks[t] = ((x / 2) * 2 + y / 4) * 8 + (x % 2) * 4 + y % 4;
-    }
+    const auto [rows, blocks] = rows_and_blocks();
     EXPECT_LT(evaluate(g, *topo, blocks).F, evaluate(g, *topo, rows).F);
     const auto ph = grid_exchange_phases(g);
     ASSERT_TRUE(ph.has_value());
@@ -603,12 +610,7 @@ TEST(GuardPhases, KeepsWholePhasesInsideNodes) {
 TEST(GuardPhases, KnownSizesJudgeThePhasesByTheirTime) {
     const Graph g = cartesian_graph({8, 8}, {1, 1});
     const auto topo = parse_topology("tree:8x8:cost=100,1");
-    std::vector<int> rows(64), blocks(64);
-    for (int t = 0; t < 64; ++t) {
-        const int x = t / 8, y = t % 8;
-        rows[t] = t;
-        blocks[t] = ((x / 2) * 2 + y / 4) * 8 + (x % 2) * 4 + y % 4;
-    }
+    const auto [rows, blocks] = rows_and_blocks();
     const auto ph = grid_exchange_phases(g);
     ASSERT_TRUE(ph.has_value());
     MessageSizes small{&g, {}}, large{&g, {}};
