@@ -58,6 +58,17 @@ const char *rankmap_version(void);
  *   tree:4x4x8:cost=100,10,1:up=4  fat tree: the switches of the outer
  *                        tier(s) have 4 uplinks each (up=u1,...,uK for K
  *                        switch tiers), routed by D-mod-K
+ *   dragonfly:9x2x8x4x2  dragonfly: 9 groups x 2 chassis x 8 blades (routers)
+ *                        x 4 hosts per router x 2 cores per host (the cores
+ *                        extent optional); green links join the routers of a
+ *                        chassis, black links a blade position across the
+ *                        chassis, one blue link each pair of groups (from
+ *                        router j of group i to group j, as SimGrid's
+ *                        DragonflyZone; groups <= chassis x blades).
+ *                        Options :links=1,1,1 (wires of blue, black, green),
+ *                        :valiant=F (adaptive routing modelled as a share F
+ *                        of inter-group traffic through another group),
+ *                        :local=0.5 (distance of two cores of one host)
  *   file:PATH            explicit symmetric distance matrix (see README)
  * Option ":metric=hops|dim|euclid" chooses the distance metric of Bhanot
  * et al. (hop count -- the default --, 3/D x hops, Euclidean).  Option

@@ -351,7 +351,8 @@ def platform_file(tools, kind, spec):
         text = {"torus": lambda: plat.torus_xml(plat.dims_of(spec),
                                                 **({"bw": plat.TODAY_TORUS_BW} if plat.today(spec)[1] else {})),
                 "mesh": lambda: plat.mesh_xml(plat.dims_of(spec)),
-                "cluster": lambda: plat.cluster_xml(spec), "fattree": lambda: plat.fattree_xml(spec)}[kind]()
+                "cluster": lambda: plat.cluster_xml(spec), "fattree": lambda: plat.fattree_xml(spec),
+                "dragonfly": lambda: plat.dragonfly_xml(spec)}[kind]()
         with open(path, "w") as f:
             f.write(text)
     return path

@@ -7,7 +7,9 @@
   sg_platform.py cluster 8x4:2 OUT.xml      ... 2 switches joined by the slow link (three-tier)
   sg_platform.py fattree 4x4x8:4 OUT.xml     two-level fat tree: 4 leaf switches x 4 hosts x 8 cores,
                                             4 uplinks per leaf switch (full bisection; :2 tapered)
-  sg_platform.py hostfile KIND SPEC MAPFILE OUT   host of each rank (KIND torus|mesh|cluster|fattree)
+  sg_platform.py dragonfly 4x2x4x4:4 OUT.xml  dragonfly: 4 groups x 2 chassis x 4 blades (routers)
+                                            x 4 hosts per router, 4 cores per host
+  sg_platform.py hostfile KIND SPEC MAPFILE OUT   host of each rank (KIND torus|mesh|cluster|fattree|dragonfly)
 
 Parameters (all written into the XML and into the README):
 
@@ -42,6 +44,18 @@ talk through the host's loopback (2 GB/s, 1 us; FATPIPE: every flow its
 full bandwidth).  Host k is "h<k>", hosts 0..H-1 on leaf switch 0, and so
 on; several ranks run on one host (one per core).  rankmap's model of the
 same machine: tree:LxHxC:cost=100,10,1:up=U.
+
+Dragonflies (HPE Slingshot, Cray Aries; issue 65): SimGrid's DRAGONFLY
+cluster (DragonflyZone, minimal routes only: host -> router, green link to
+the router of the own chassis that leads to the target group, black link
+to chassis 0, the blue link between the groups, then green and black links
+to the target router, router -> host; it needs groups <= blades).  One
+wire per link class; every link 25 GB/s per direction (200 Gb/s, as
+Slingshot's), 500 ns (an assumption: a switch hop and its cable); a host's
+cores talk through its loopback, 100 GB/s, 200 ns (FATPIPE).  Host k is
+"d<k>" in SimGrid's numbering (group, chassis, blade, host; the last
+fastest).  rankmap's model of the same machine: dragonfly:GxCxBxNxK (its
+defaults are these constants).
 """
 import os
 import sys
@@ -61,6 +75,11 @@ TODAY_LAT = 1e-6
 TODAY_MEM_BW = 37.5e9
 TODAY_MEM_LAT = 0.3e-6
 TODAY_TORUS_BW = 25e9
+# Dragonflies: rankmap's model defaults (src/cost/model.cpp kDfly*).
+DFLY_BW = 25e9
+DFLY_LAT = 500e-9
+DFLY_MEM_BW = 100e9
+DFLY_MEM_LAT = 200e-9
 
 
 def today(spec):
@@ -215,6 +234,33 @@ def fattree_xml(spec):
         "</platform>", ""])
 
 
+def dragonfly_shape(spec):
+    """'4x2x4x4:4' -> (groups, chassis, blades, hosts per router, cores)."""
+    try:
+        shape, cores = spec.split(":")
+        g, c, b, n = (int(x) for x in shape.split("x"))
+        k = int(cores)
+    except ValueError:
+        sys.exit(f"sg_platform.py: bad dragonfly '{spec}' (expected GxCxBxN:CORES, e.g. 4x2x4x4:4)")
+    if min(g, c, b, n, k) < 1 or g > b:
+        sys.exit(f"sg_platform.py: bad dragonfly '{spec}' (every number >= 1; SimGrid needs groups <= blades)")
+    return g, c, b, n, k
+
+
+def dragonfly_xml(spec):
+    g, c, b, n, k = dragonfly_shape(spec)
+    hosts = g * c * b * n
+    return "\n".join(HEADER + [
+        f"  <!-- dragonfly: {g} groups x {c} chassis x {b} blades x {n} hosts x {k} cores; links "
+        f"{DFLY_BW / 1e9:g} GB/s, {DFLY_LAT * 1e9:g} ns; loopback {DFLY_MEM_BW / 1e9:g} GB/s, "
+        f"{DFLY_MEM_LAT * 1e9:g} ns; minimal routes -->",
+        f'  <cluster id="dragonfly" prefix="d" suffix="" radical="0-{hosts - 1}" speed="1Gf" core="{k}"',
+        f'           bw="{DFLY_BW:.0f}Bps" lat="{DFLY_LAT * 1e9:g}ns" sharing_policy="SPLITDUPLEX"',
+        f'           loopback_bw="{DFLY_MEM_BW:.0f}Bps" loopback_lat="{DFLY_MEM_LAT * 1e9:g}ns"',
+        f'           topology="DRAGONFLY" topo_parameters="{g},1;{c},1;{b},1;{n}"/>',
+        "</platform>", ""])
+
+
 def read_mapfile(path):
     rows = []
     with open(path) as f:
@@ -240,6 +286,18 @@ def hosts_from_map(kind, spec, rows, path="mapfile"):
             if len(c) < len(dims) or any(not 0 <= x < e for x, e in zip(c, dims)):
                 sys.exit(f"{path}:{r + 1}: coordinates {c} outside {spec}")
             out.append(f"n-{index_of(c[:len(dims)], dims)}")
+    elif kind == "dragonfly":
+        dims = dragonfly_shape(spec)
+        slots = set()
+        for r, c in enumerate(rows):
+            if len(c) != 5 or any(not 0 <= x < e for x, e in zip(c, dims)):
+                sys.exit(f"{path}:{r + 1}: coordinates {c} outside dragonfly {spec} "
+                         "(group, chassis, blade, host, core)")
+            slots.add(tuple(c))
+            out.append(f"d{((c[0] * dims[1] + c[1]) * dims[2] + c[2]) * dims[3] + c[3]}")
+        if len(slots) != len(rows):
+            sys.exit(f"{path}: two ranks on one core")
+        return out
     elif kind == "fattree":
         leaves, hosts, cores, _ = fattree_shape(spec)
         slots = set()
@@ -272,10 +330,11 @@ def hosts_from_map(kind, spec, rows, path="mapfile"):
 
 
 def main(argv):
-    if len(argv) == 4 and argv[1] in ("torus", "mesh", "cluster", "fattree"):
+    if len(argv) == 4 and argv[1] in ("torus", "mesh", "cluster", "fattree", "dragonfly"):
         kind, spec, path = argv[1:]
         text = {"torus": lambda: torus_xml(dims_of(spec)), "mesh": lambda: mesh_xml(dims_of(spec)),
-                "cluster": lambda: cluster_xml(spec), "fattree": lambda: fattree_xml(spec)}[kind]()
+                "cluster": lambda: cluster_xml(spec), "fattree": lambda: fattree_xml(spec),
+                "dragonfly": lambda: dragonfly_xml(spec)}[kind]()
         with open(path, "w") as f:
             f.write(text)
     elif len(argv) == 6 and argv[1] == "hostfile":

@@ -56,16 +56,16 @@ bool expand_auto(const std::string &spec, int nprocs, rankmap_dims_create_fn dim
     return true;
 }
 
-// The default order.  A tree is filled as launchers fill a cluster (Hydra,
-// Open MPI and Slurm by default): the slots of a leaf, then the leaves in
-// their numbering (the last dimension fastest), i.e. T then the letters
-// backwards.  A torus takes the BG/L default: every lettered dimension,
+// The default order.  A tree or a dragonfly is filled as launchers fill a
+// cluster (Hydra, Open MPI and Slurm by default): the slots of a leaf, then
+// the leaves in their numbering (the last dimension fastest), i.e. T then
+// the letters backwards.  A torus takes the BG/L default: every lettered dimension,
 // then T (a model whose last dimension is the slot, e.g.
 // torus:8x8x8x2:local=..., has one letter less).
 int default_placement(rankmap_topology_t topo, int nprocs, int *node_of_rank) {
     int ndims = 0;
     rankmap_topology_ndims(topo, &ndims);
-    const bool tree = topo->t->kind() == TopologyKind::Tree;
+    const bool tree = topo->t->kind() == TopologyKind::Tree || topo->t->kind() == TopologyKind::Dragonfly;
     int rc = RANKMAP_ERR_INVALID;
     for (int lettered = ndims; lettered >= ndims - 1 && lettered >= 0; --lettered) {
         std::string order = std::string(lettered <= 3 ? "XYZ" : "ABCDEF").substr(0, lettered);

@@ -48,6 +48,19 @@ double lower_bound(const Graph &g, const Topology &topo) {
         shell_sets.push_back(topo.shells(topo.node_at(c.data())));
     } else {
         for (int v = 0; v < topo.size(); ++v) shell_sets.push_back(topo.shells(v));
+        // Nodes alike (a dragonfly's routers at the same place in their
+        // group) share their shells: each distinct set is dealt once.
+        auto less = [](const std::vector<Shell> &x, const std::vector<Shell> &y) {
+            return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end(), [](const Shell &a, const Shell &b) {
+                return a.distance != b.distance ? a.distance < b.distance : a.count < b.count;
+            });
+        };
+        auto same = [](const std::vector<Shell> &x, const std::vector<Shell> &y) {
+            return std::equal(x.begin(), x.end(), y.begin(), y.end(),
+                              [](const Shell &a, const Shell &b) { return a.distance == b.distance && a.count == b.count; });
+        };
+        std::sort(shell_sets.begin(), shell_sets.end(), less);
+        shell_sets.erase(std::unique(shell_sets.begin(), shell_sets.end(), same), shell_sets.end());
     }
     double total = 0;
     std::vector<double> w;

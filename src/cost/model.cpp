@@ -58,6 +58,7 @@
 
 #include "common/error.hpp"
 #include "cost/cost.hpp"
+#include "topology/dragonfly.hpp"
 #include "topology/placement.hpp"
 #include "topology/torus.hpp"
 #include "topology/tree.hpp"
@@ -74,6 +75,13 @@ constexpr double kEthBandwidth = 125e6;    // gigabit Ethernet, per direction
 constexpr double kEthLatency = 50e-6;
 constexpr double kMemBandwidth = 2e9;      // cores of one node (shared memory)
 constexpr double kMemLatency = 1e-6;
+// Dragonfly (sg_platform.py DFLY_BW, DFLY_LAT, DFLY_MEM_BW, DFLY_MEM_LAT):
+// 200 Gb/s links as HPE Slingshot's, a switch hop's latency, and a host's
+// shared memory four times a link.
+constexpr double kDflyBandwidth = 25e9;
+constexpr double kDflyLatency = 500e-9;
+constexpr double kDflyMemBandwidth = 100e9;
+constexpr double kDflyMemLatency = 200e-9;
 // Largest exchange drained message by message (drain_seconds); above it the
 // exchange takes its busiest link and longest latency.  The drain's work
 // grows with the messages times the fillings; this bound keeps a prediction
@@ -91,7 +99,8 @@ constexpr double kDrainSlack = 0.01;
 struct Links {
     const Topology *topo = nullptr;
     const TreeTopology *tree = nullptr;
-    std::vector<double> bw, lat;          // per tier (tree) or one value
+    const DragonflyTopology *dfly = nullptr;
+    std::vector<double> bw, lat;          // per tier (tree), per link class (dragonfly) or one value
     std::vector<int64_t> span, off;       // tree: leaves per tier-k entity, first link id of tier k
     int64_t count = 0;                    // directed link ids
 
@@ -111,6 +120,17 @@ struct Links {
             }
             return lat_sum;
         }
+        if (dfly) {
+            thread_local std::vector<std::pair<int64_t, double>> wbuf;
+            dfly->route_weighted(a, b, wbuf);
+            double lat_sum = 0;
+            for (auto &[l, w] : wbuf) {
+                const int c = dfly->link_class(l);
+                add(l, w * bytes / bw[c]);
+                lat_sum += w * lat[c];
+            }
+            return lat_sum;
+        }
         topo->route(a, b, buf);
         for (int64_t l : buf) add(l, bytes / bw[0]);
         return static_cast<double>(buf.size()) * lat[0];
@@ -118,6 +138,7 @@ struct Links {
 
     // Bandwidth of link id l (bytes/s).
     double link_bw(int64_t l) const {
+        if (dfly) return bw[dfly->link_class(l)];
         if (!tree) return bw[0];
         int k = 0;
         while (k + 1 < static_cast<int>(bw.size()) && l >= 2 * off[k + 1]) ++k;
@@ -129,7 +150,8 @@ Links make_links(const Topology &topo, const ModelParams &p) {
     Links k;
     k.topo = &topo;
     k.tree = topo.kind() == TopologyKind::Tree ? static_cast<const TreeTopology *>(&topo) : nullptr;
-    const size_t want = k.tree ? static_cast<size_t>(topo.ndims()) : 1;
+    k.dfly = topo.kind() == TopologyKind::Dragonfly ? static_cast<const DragonflyTopology *>(&topo) : nullptr;
+    const size_t want = k.tree ? static_cast<size_t>(topo.ndims()) : k.dfly ? static_cast<size_t>(k.dfly->classes()) : 1;
     auto fill = [&](const std::vector<double> &given, std::vector<double> &out, double outer, double inner,
                     double other, const char *what) {
         if (!given.empty()) {
@@ -142,12 +164,18 @@ Links make_links(const Topology &topo, const ModelParams &p) {
         } else if (k.tree) {
             out.assign(want, outer);
             out.back() = inner;
+        } else if (k.dfly) {
+            const bool is_bw = &out == &k.bw;
+            out.assign(want, is_bw ? kDflyBandwidth : kDflyLatency);
+            if (want > 4) out[DragonflyTopology::Memory] = is_bw ? kDflyMemBandwidth : kDflyMemLatency;
         } else {
             out.assign(1, other);
         }
     };
     fill(p.bandwidth, k.bw, kEthBandwidth, kMemBandwidth, kTorusBandwidth, "bandwidth");
     fill(p.latency, k.lat, kEthLatency, kMemLatency, kTorusLatency, "latency");
+    if (k.dfly)  // a link of k wires: k times one wire's bandwidth, as SimGrid builds it
+        for (int c = 0; c < 3; ++c) k.bw[c] *= k.dfly->wires()[c];
     if (k.tree) {
         const int L = topo.ndims();
         k.span.assign(L, 1);
@@ -430,8 +458,11 @@ public:
     // The time of messages posted together (drain_seconds) for exchanges of
     // at most kDrainMaxMessages; larger ones take the busiest link plus the
     // longest route's latency.
+    // Routes split over several paths (a dragonfly's valiant share) are not
+    // drained message by message either.
     double drained(const std::vector<Msg> &msgs, std::pair<double, double> busiest) {
-        if (msgs.size() > kDrainMaxMessages) return busiest.first + busiest.second;
+        if (msgs.size() > kDrainMaxMessages || (links_.dfly && links_.dfly->valiant() > 0))
+            return busiest.first + busiest.second;
         std::unordered_map<int64_t, int> compact;
         std::vector<double> cap, bytes, start, penalty;
         std::vector<std::vector<int>> links_of;

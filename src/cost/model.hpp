@@ -24,6 +24,10 @@ namespace rankmap {
 //     gigabit Ethernet, 125 MB/s per direction and 50 us.  (The platform's
 //     Fast-Ethernet backbone of the 8x4 three-tier cluster, 12.5 MB/s, is a
 //     non-default and is passed explicitly.)
+//   dragonfly: one value per link class, blue (global), black, green,
+//     injection and, with cores per host, memory; bandwidths per wire (a
+//     link of k wires has k times it).  Defaults: 25 GB/s and 500 ns per
+//     link (200 Gb/s as HPE Slingshot), memory 100 GB/s and 200 ns.
 struct ModelParams {
     double bytes_per_unit = 1;       // bytes per unit of graph weight
     std::vector<double> bandwidth;   // bytes/s per link and direction

@@ -3,6 +3,7 @@
 //
 //   torus:8x8x8 | mesh:8x4x4 | torus:8x8x8:wrap=110 | torus:8x8x8x2:local=0.5
 //   tree:4x2x8[:cost=100,10,1][:up=4] | file:PATH
+//   dragonfly:GxCxBxN[xK][:links=1,1,1][:valiant=0][:local=0.5]
 // options: :metric=hops|dim|euclid (torus/mesh), :slots=K (tasks a node may
 // hold, default 1; any kind, last)
 //
@@ -12,6 +13,7 @@
 
 #include "common/error.hpp"
 #include "common/text.hpp"
+#include "topology/dragonfly.hpp"
 #include "topology/matrix.hpp"
 #include "topology/topology.hpp"
 #include "topology/torus.hpp"
@@ -24,7 +26,7 @@ namespace {
 [[noreturn]] void bad(const std::string &spec, const std::string &why) {
     throw Error("topology '" + spec + "': " + why +
                 " (expected e.g. torus:8x8x8, mesh:8x4x4, torus:8x8x8x2:local=0.5, "
-                "tree:4x2x8:cost=100,10,1, file:PATH)");
+                "tree:4x2x8:cost=100,10,1, dragonfly:9x2x8x4, file:PATH)");
 }
 
 // `noun`: "dimension" (torus, mesh) or "tier" (tree: the arity of a tier).
@@ -64,6 +66,8 @@ struct TopologyOptions {
     double local_cost = -1;
     std::vector<double> costs;
     std::vector<int> up;
+    std::vector<int> wires;
+    double valiant = -1;
 };
 
 // split() drops empty fields: reject them here so that "cost=" or
@@ -94,6 +98,19 @@ void parse_uplinks(const std::string &spec, const std::string &val, std::vector<
     }
 }
 
+// links=blue,black,green: parallel wires of each dragonfly link class.
+void parse_wires(const std::string &spec, const std::string &val, std::vector<int> &wires) {
+    if (has_empty_entry(val)) bad(spec, "links '" + val + "' have an empty entry (expected links=blue,black,green)");
+    if (!wires.empty()) bad(spec, "links= given twice");
+    for (auto &w : split(val, ",")) {
+        long long v;
+        if (!parse_int(w, v) || v < 1 || v > 1024) bad(spec, "wire count '" + w + "' must be a whole number 1..1024");
+        wires.push_back(static_cast<int>(v));
+    }
+    if (wires.size() != 3)
+        bad(spec, "links='" + val + "' needs 3 wire counts (blue, black, green), got " + std::to_string(wires.size()));
+}
+
 TopologyOptions parse_options(const std::string &spec, const std::string &kind,
                               const std::vector<std::string> &fields) {
     TopologyOptions o;
@@ -106,7 +123,7 @@ TopologyOptions parse_options(const std::string &spec, const std::string &kind,
             else if (val == "dim") o.metric = Metric::DimScaled;
             else if (val == "euclid") o.metric = Metric::Euclidean;
             else bad(spec, "unknown metric '" + val + "' (hops, dim or euclid)");
-        } else if (key == "wrap" && kind != "tree") {
+        } else if (key == "wrap" && (kind == "torus" || kind == "mesh")) {
             o.wrap_text = val;
         } else if (key == "local" && kind != "tree") {
             if (!parse_double(val, o.local_cost) || o.local_cost < 0)
@@ -116,6 +133,13 @@ TopologyOptions parse_options(const std::string &spec, const std::string &kind,
             parse_costs(spec, val, o.costs);
         } else if (key == "up" && kind == "tree") {
             parse_uplinks(spec, val, o.up);
+        } else if (key == "links" && kind == "dragonfly") {
+            parse_wires(spec, val, o.wires);
+        } else if (key == "valiant" && kind == "dragonfly") {
+            if (o.valiant >= 0) bad(spec, "valiant= given twice");
+            if (!parse_double(val, o.valiant) || !(o.valiant >= 0 && o.valiant <= 1))
+                bad(spec, "valiant='" + val + "' must be a fraction 0..1 (of inter-group traffic routed through "
+                          "another group)");
         } else {
             bad(spec, "unknown option '" + key + "' for " + kind);
         }
@@ -168,6 +192,25 @@ std::unique_ptr<Topology> make_tree(const std::string &spec, const std::vector<i
     }
 }
 
+std::unique_ptr<Topology> make_dragonfly(const std::string &spec, const std::vector<int> &dims,
+                                         const TopologyOptions &o) {
+    if (o.metric != Metric::Hops) bad(spec, "metric= applies to torus and mesh only");
+    if (dims.size() < 4 || dims.size() > 5)
+        bad(spec, std::to_string(dims.size()) + " extents; a dragonfly has groups x chassis x blades x hosts "
+                  "[x cores per host]");
+    if (o.has_local && dims.size() < 5) bad(spec, "local= needs a cores-per-host extent (a fifth one)");
+    std::array<int, 3> wires{1, 1, 1};
+    for (size_t k = 0; k < o.wires.size(); ++k) wires[k] = o.wires[k];
+    try {
+        return std::make_unique<DragonflyTopology>(dims, wires, o.valiant < 0 ? 0.0 : o.valiant,
+                                                   o.has_local ? o.local_cost : 0.5);
+    } catch (const Error &e) {
+        std::string why = e.what();
+        if (why.rfind("topology: ", 0) == 0) why.erase(0, 10);
+        bad(spec, why);
+    }
+}
+
 } // namespace
 
 std::unique_ptr<Topology> parse_topology(const std::string &spec_in) {
@@ -185,12 +228,15 @@ std::unique_ptr<Topology> parse_topology(const std::string &spec_in) {
     } else {
         auto fields = split(rest, ":");
         if (fields.empty()) bad(spec, kind == "tree" ? "no tiers" : "no dimensions");
-        std::vector<int> dims = parse_dims(spec, fields[0], kind == "tree" ? "tier" : "dimension");
+        std::vector<int> dims = parse_dims(spec, fields[0],
+                                           kind == "tree" ? "tier" : kind == "dragonfly" ? "extent" : "dimension");
         const TopologyOptions o = parse_options(spec, kind, fields);
         if (kind == "torus" || kind == "mesh")
             t = make_torus(spec, kind, dims, o);
         else if (kind == "tree")
             t = make_tree(spec, dims, o);
+        else if (kind == "dragonfly")
+            t = make_dragonfly(spec, dims, o);
         else
             bad(spec, "unknown kind '" + kind + "'");
     }

@@ -27,7 +27,7 @@ enum class Metric {
     Euclidean    // sqrt(sum of squared per-dimension (wrapped) offsets)
 };
 
-enum class TopologyKind { Torus, Tree, Matrix };
+enum class TopologyKind { Torus, Tree, Dragonfly, Matrix };
 
 // One distance shell around a node: `count` nodes at distance `distance`.
 struct Shell {

@@ -63,7 +63,7 @@ void split_nodes(const Topology &topo, const std::vector<int> &nodes, std::vecto
             }
         }
         int dim = -1;
-        if (topo.kind() == TopologyKind::Tree) {
+        if (topo.kind() == TopologyKind::Tree || topo.kind() == TopologyKind::Dragonfly) {
             for (int k = 0; k < D && dim < 0; ++k)
                 if (hi[k] > lo[k]) dim = k;
         } else {
