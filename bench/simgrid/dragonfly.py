@@ -162,12 +162,26 @@ def sign_errors(rows):
     return out, compared
 
 
+def os_name():
+    try:
+        with open("/etc/os-release") as f:
+            for line in f:
+                if line.startswith("PRETTY_NAME="):
+                    return line.split("=", 1)[1].strip().strip('"')
+    except OSError:
+        pass
+    return pyplatform.system()
+
+
 def report(rows, cmdline, minutes):
     commit = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip()
-    lines = ["# SimGrid dragonfly: rankmap against the launch order and Scotch", "",
-             f"{datetime.date.today()}, commit {commit}, {pyplatform.node()} ({os.cpu_count()} cores), "
-             f"`{cmdline}`, {minutes:.0f} min.", "",
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2 ** 30
+    lines = [f"> date: {datetime.date.today()} · commit: {commit} ·",
+             f"> machine: {os.cpu_count()} cores, {mem:.0f} GiB, {os_name()} (the "
+             "communication times are simulated and deterministic) ·",
+             f"> command: `{cmdline}`", "",
+             f"**SimGrid dragonfly: rankmap against the launch order and Scotch ({minutes:.0f} min)**", "",
              f"Machine: SimGrid DragonflyZone {SPEC} (sg_platform.py dragonfly; minimal routes), {N} ranks; "
              f"rankmap's model `{TOPO}`.  Times: SMPI's simulated communication time (ms); "
              "speed-up: launch order's time over this placement's; model: `rankmap eval`'s predicted time.", "",

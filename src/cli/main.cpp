@@ -40,6 +40,7 @@
 #include "map/mapper.hpp"
 #include "profile/cache.hpp"
 #include "profile/profile.hpp"
+#include "topology/coordfile.hpp"
 #include "topology/mapfile.hpp"
 #include "topology/topology.hpp"
 #include "workload/workload.hpp"
@@ -113,6 +114,7 @@ const char *kUsage =
     "               all-to-all grid: --cart DIMS[:PERIODS] --cart-alltoall all|none|unknown|LIST (no --graph)\n"
     "               launch files: --hosts FILE (line k: host of node k) with --rank-order F (Cray),\n"
     "               --hostfile F (MPICH Hydra), --ompi-hostfile F (Open MPI --map-by seq), --rankfile F\n"
+    "               MPICH's coordinates file (dragonfly): --coordinates F ('rank: group switch port')\n"
     "               profiles: [--weights auto|count|volume] [--threshold BYTES] (default 16384)\n"
     "               cache: --cache DIR or $RANKMAP_WISDOM (unset: no cache)\n"
     "  rankmap eval --topology T (--graph G | --profile P) --mapping MAPFILE [--json] [--format F]\n"
@@ -448,6 +450,7 @@ void write_map_outputs(const Args &a, const Topology &topo, const std::vector<st
                        const CachedMapping &m, const std::vector<TracePoint> &trace, const std::string &cache_dir,
                        std::vector<Extra> &extras) {
     if (a.has("out")) write_mapfile(topo, a.get("out"), m.entry.place);
+    if (a.has("coordinates")) write_text("coordinates", a.get("coordinates"), coordinates_text(topo, m.entry.place));
     write_launch_files(a, topo, hosts, m.entry.place);
     if (a.has("trace")) {
         std::FILE *f = std::fopen(a.get("trace").c_str(), "w");

@@ -7,11 +7,13 @@
 
 #include "common/error.hpp"
 #include "common/text.hpp"
+#include "topology/coordfile.hpp"
 #include "topology/placement.hpp"
 
 namespace rankmap {
 
 std::vector<int> read_mapfile(const Topology &topo, const std::string &path, int ntasks) {
+    if (is_coordinates_file(path)) return read_coordinates_file(topo, path, ntasks);
     std::ifstream in(path);
     if (!in) throw Error("mapfile '" + path + "': cannot open", ErrorKind::Io);
     const int nd = topo.ndims();

@@ -9,7 +9,9 @@
 
 namespace rankmap {
 
-// Reads `ntasks` lines (ntasks < 0: as many as the file has).  Errors name
+// Reads `ntasks` lines (ntasks < 0: as many as the file has).  A file of
+// "RANK: GROUP SWITCH PORT" lines is MPICH's coordinates file
+// (topology/coordfile.hpp) and read as such.  Errors name
 // the file and line: wrong number of coordinates, out of range, a slot used
 // twice, a node over capacity, too few or too many lines.
 std::vector<int> read_mapfile(const Topology &topo, const std::string &path, int ntasks);

@@ -62,6 +62,9 @@ run "negative time limit" identity 'MPIR_CVAR_RANKMAP_TIME_LIMIT="-1"' \
   $T=torus:2x2x2 $M="$map" MPIR_CVAR_RANKMAP_TIME_LIMIT=-1
 run "unknown algorithm: the call keeps the identity with a warning" identity \
   'MPI_Cart 2px2px2p: reorder kept the identity order .*nonsense' $T=torus:2x2x2 $M="$map" MPIR_CVAR_RANKMAP_ALGORITHM=nonsense
+run "MPICH coordinates file with a malformed line: one warning naming file and line, ranks stay" identity \
+  'dragonfly-2x1x2x2-bad.coords:4: expected .RANK: GROUP SWITCH PORT.' $T=dragonfly:2x1x2x2 \
+  $M="$fix/dragonfly-2x1x2x2-bad.coords"
 run "strict: a bad setting fails MPI_Init naming it" abort \
   'rankmap-pmpi: error: MPIR_CVAR_RANKMAP_SEED="abc"' $T=torus:2x2x2 MPIR_CVAR_RANKMAP_SEED=abc MPIR_CVAR_RANKMAP_STRICT=1
 exit $fail

@@ -3,6 +3,7 @@
 // model's link classes, and the parser's errors.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -10,7 +11,9 @@
 #include "common/rng.hpp"
 #include "cost/cost.hpp"
 #include "cost/model.hpp"
+#include "topology/coordfile.hpp"
 #include "topology/dragonfly.hpp"
+#include "topology/mapfile.hpp"
 #include "topology/topology.hpp"
 
 using namespace rankmap;
@@ -214,4 +217,91 @@ TEST(Dragonfly, ParserNamesWhatIsWrong) {
         EXPECT_EQ(t->describe(), spec);
         EXPECT_EQ(parse_topology(t->describe())->size(), t->size());
     }
+}
+
+TEST(Dragonfly, GuardAsksAllToAllGainsBeyondTheModelsError) {
+    // Two all-to-all groups of four on 4 groups of 4 routers: the guard takes
+    // a new placement of the phases only when it is predicted faster by more
+    // than the model's validated over-prediction of the pairwise steps.
+    auto t = parse_topology("dragonfly:4x1x4x1");
+    std::vector<Edge> es;
+    for (int base : {0, 4})
+        for (int a = base; a < base + 4; ++a)
+            for (int b = base; b < base + 4; ++b)
+                if (a != b) es.push_back({a, b, 1});
+    Graph g = Graph::from_edges(8, es);
+    const std::vector<std::vector<int>> groups{{0, 1, 2, 3}, {4, 5, 6, 7}};
+    const std::vector<int> current{0, 1, 7, 4, 5, 6, 14, 13};
+    const std::vector<int> near{1, 5, 10, 2, 12, 13, 6, 8};   // about 1.24x faster predicted
+    const std::vector<int> far{0, 1, 4, 3, 12, 15, 6, 11};    // about 1.63x faster predicted
+    const double now = bandwidth_time(g, *t, current, groups);
+    ASSERT_GT(now / bandwidth_time(g, *t, near, groups), 1.1);
+    ASSERT_LT(now / bandwidth_time(g, *t, near, groups), 1.3);
+    ASSERT_GT(now / bandwidth_time(g, *t, far, groups), 1.4);
+    GuardVerdict small = guard_verdict(g, *t, current, near, groups, GuardMode::Model, 0.02);
+    EXPECT_FALSE(small.take);
+    EXPECT_NE(small.why.find("model's error for all-to-all steps on a dragonfly"), std::string::npos) << small.why;
+    GuardVerdict large = guard_verdict(g, *t, current, far, groups, GuardMode::Model, 0.02);
+    EXPECT_TRUE(large.take) << large.why;
+    // Without all-to-all groups the same traffic is an exchange, judged as on
+    // any machine.
+    GuardVerdict plain = guard_verdict(g, *t, current, near, {}, GuardMode::Model, 0.02);
+    EXPECT_EQ(plain.why.find("dragonfly"), std::string::npos);
+}
+
+namespace {
+std::string write_tmp(const std::string &name, const std::string &text) {
+    const std::string path = ::testing::TempDir() + name;
+    std::ofstream(path) << text;
+    return path;
+}
+std::string read_error(const Topology &t, const std::string &path, int n) {
+    try {
+        read_mapfile(t, path, n);
+    } catch (const Error &e) {
+        return e.what();
+    }
+    return "no error";
+}
+} // namespace
+
+TEST(Dragonfly, ReadsAndWritesMPICHsCoordinatesFile) {
+    auto t = parse_topology("dragonfly:2x1x2x2x2");  // 2 groups x 2 switches x 2 hosts x 2 cores
+    // Ports need not be 0..N-1: the ports of a switch in ascending order are
+    // its hosts; ranks of one port share a host, cores in rank order.
+    const std::string path = write_tmp("coords-ok.txt",
+                                       "# rank: group switch port\n"
+                                       "0: 1 0 17\n1: 1 0 17\n2: 1 0 5\n3: 0 1 9\n\n4: 0 1 9  # comment\n");
+    EXPECT_TRUE(is_coordinates_file(path));
+    std::vector<int> place = read_mapfile(*t, path, 5);
+    const int c17[5] = {1, 0, 0, 1, 0}, c5[5] = {1, 0, 0, 0, 0}, c9[5] = {0, 0, 1, 0, 0};
+    EXPECT_EQ(place[0], t->node_at(c17));
+    EXPECT_EQ(place[1], t->node_at(c17) + 1);
+    EXPECT_EQ(place[2], t->node_at(c5));
+    EXPECT_EQ(place[3], t->node_at(c9));
+    EXPECT_EQ(place[4], t->node_at(c9) + 1);
+    // Written back and read again: the same hosts.
+    const std::string again = write_tmp("coords-again.txt", coordinates_text(*t, place));
+    std::vector<int> back = read_mapfile(*t, again, 5);
+    for (int r = 0; r < 5; ++r) EXPECT_EQ(back[r] / 2, place[r] / 2) << "rank " << r;
+}
+
+TEST(Dragonfly, CoordinatesFileErrorsNameTheFileAndLine) {
+    auto t = parse_topology("dragonfly:2x1x2x2x2");
+    auto err = [&](const char *name, const char *text, int n) {
+        return read_error(*t, write_tmp(name, text), n);
+    };
+    EXPECT_NE(err("c1", "0: 1 0\n", 1).find("c1:1: expected 'RANK: GROUP SWITCH PORT'"), std::string::npos);
+    EXPECT_NE(err("c2", "0: 1 0 0\n1: x 0 0\n", 2).find("c2:2: expected"), std::string::npos);
+    EXPECT_NE(err("c3", "0: 2 0 0\n", 1).find("c3:1: group 2 is outside 0..1"), std::string::npos);
+    EXPECT_NE(err("c4", "0: 0 2 0\n", 1).find("c4:1: switch 2 is outside 0..1"), std::string::npos);
+    EXPECT_NE(err("c5", "0: 0 0 0\n0: 0 0 1\n", 2).find("c5:2: rank 0 already given at line 1"), std::string::npos);
+    EXPECT_NE(err("c6", "0: 0 0 0\n2: 0 0 1\n", 2).find("rank 2 is outside 0..1"), std::string::npos);
+    EXPECT_NE(err("c7", "0: 0 0 0\n", 2).find("rank 1 is missing"), std::string::npos);
+    EXPECT_NE(err("c8", "0: 0 0 0\n1: 0 0 1\n2: 0 0 2\n", 3).find("3 ports in use"), std::string::npos);
+    EXPECT_NE(err("c9", "0: 0 0 4\n1: 0 0 4\n2: 0 0 4\n", 3).find("c9:3: host (group 0, switch 0, port 4) holds more"),
+              std::string::npos);
+    auto torus = parse_topology("torus:2x2");
+    EXPECT_NE(read_error(*torus, write_tmp("c10", "0: 0 0 0\n"), 1).find("need a dragonfly topology"),
+              std::string::npos);
 }
