@@ -72,7 +72,7 @@ void DragonflyTopology::intra(int g, int from, int to, double w, Add add) const 
 }
 
 template <class Add>
-void DragonflyTopology::network(int a, int b, Add add) const {
+void DragonflyTopology::network(int a, int b, bool split_routes, Add add) const {
     if (a == b) return;
     const int ha = host(a), hb = host(b);
     if (ha == hb) {
@@ -86,7 +86,7 @@ void DragonflyTopology::network(int a, int b, Add add) const {
         intra(ga, ra, rb, 1.0, add);
     } else {
         const int G = groups();
-        const double split = G > 2 ? valiant_ : 0.0;
+        const double split = split_routes && G > 2 ? valiant_ : 0.0;
         const double m = 1.0 - split;
         if (m > 0) {
             intra(ga, ra, gb, m, add);
@@ -110,30 +110,12 @@ void DragonflyTopology::network(int a, int b, Add add) const {
 
 void DragonflyTopology::route(int a, int b, std::vector<int64_t> &links) const {
     links.clear();
-    if (a == b) return;
-    // Minimal routes only: run network() as if valiant were 0.
-    const int ha = host(a), hb = host(b);
-    if (ha == hb) {
-        links.push_back(off_[Memory] + 2 * static_cast<int64_t>(a));
-        links.push_back(off_[Memory] + 2 * static_cast<int64_t>(b) + 1);
-        return;
-    }
-    auto add = [&](int64_t l, double) { links.push_back(l); };
-    add(off_[Injection] + 2 * static_cast<int64_t>(ha), 1.0);
-    const int ga = group(a), gb = group(b), ra = router(a), rb = router(b);
-    if (ga == gb) {
-        intra(ga, ra, rb, 1.0, add);
-    } else {
-        intra(ga, ra, gb, 1.0, add);
-        add(blue(ga, gb), 1.0);
-        intra(gb, ga, rb, 1.0, add);
-    }
-    add(off_[Injection] + 2 * static_cast<int64_t>(hb) + 1, 1.0);
+    network(a, b, false, [&](int64_t l, double) { links.push_back(l); });
 }
 
 void DragonflyTopology::route_weighted(int a, int b, std::vector<std::pair<int64_t, double>> &links) const {
     links.clear();
-    network(a, b, [&](int64_t l, double w) { links.emplace_back(l, w); });
+    network(a, b, true, [&](int64_t l, double w) { links.emplace_back(l, w); });
 }
 
 int DragonflyTopology::link_class(int64_t l) const {

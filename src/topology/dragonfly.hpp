@@ -81,7 +81,9 @@ private:
     template <class Add>
     void intra(int g, int from, int to, double w, Add add) const;
     template <class Add>
-    void network(int a, int b, Add add) const;
+    // The links of a -> b; split_routes: with the valiant share (else the
+    // minimal route alone).
+    void network(int a, int b, bool split_routes, Add add) const;
     int64_t blue(int from, int to) const { return off_[0] + static_cast<int64_t>(from) * groups() + to; }
 
     std::vector<int> dims_;
