@@ -2,7 +2,6 @@
 #include "topology/coordfile.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -22,9 +21,7 @@ struct Entry {
 };
 
 // The entries by rank; errors name the file and line.
-std::vector<Entry> read_entries(const DragonflyTopology &d, const std::string &path, int ntasks) {
-    std::ifstream in(path);
-    if (!in) throw Error("coordinates file '" + path + "': cannot open", ErrorKind::Io);
+std::vector<Entry> read_entries(const DragonflyTopology &d, const std::string &path, std::istream &in, int ntasks) {
     std::map<long long, Entry> by_rank;
     std::string line;
     long lineno = 0;
@@ -71,8 +68,8 @@ std::vector<Entry> read_entries(const DragonflyTopology &d, const std::string &p
 
 } // namespace
 
-bool is_coordinates_file(const std::string &path) {
-    std::ifstream in(path);
+bool is_coordinates_text(const std::string &text) {
+    std::istringstream in(text);
     std::string line;
     while (std::getline(in, line)) {
         auto hash = line.find('#');
@@ -83,12 +80,12 @@ bool is_coordinates_file(const std::string &path) {
     return false;
 }
 
-std::vector<int> read_coordinates_file(const Topology &topo, const std::string &path, int ntasks) {
+std::vector<int> read_coordinates(const Topology &topo, const std::string &path, std::istream &in, int ntasks) {
     if (topo.kind() != TopologyKind::Dragonfly)
         throw Error("coordinates file '" + path + "': 'RANK: GROUP SWITCH PORT' lines need a dragonfly topology, not " +
                     topo.describe());
     const auto &d = static_cast<const DragonflyTopology &>(topo);
-    const std::vector<Entry> e = read_entries(d, path, ntasks);
+    const std::vector<Entry> e = read_entries(d, path, in, ntasks);
     const int n = static_cast<int>(e.size());
     // The ports of each switch in ascending order are its hosts.
     std::map<std::pair<int, int>, std::vector<long long>> ports;

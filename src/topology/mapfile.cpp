@@ -13,9 +13,18 @@
 namespace rankmap {
 
 std::vector<int> read_mapfile(const Topology &topo, const std::string &path, int ntasks) {
-    if (is_coordinates_file(path)) return read_coordinates_file(topo, path, ntasks);
-    std::ifstream in(path);
-    if (!in) throw Error("mapfile '" + path + "': cannot open", ErrorKind::Io);
+    std::string text;
+    {
+        // Read once: the format is told from the first line, and the path
+        // may be a pipe that cannot be read twice.
+        std::ifstream file(path);
+        if (!file) throw Error("mapfile '" + path + "': cannot open", ErrorKind::Io);
+        std::ostringstream all;
+        all << file.rdbuf();
+        text = all.str();
+    }
+    std::istringstream in(text);
+    if (is_coordinates_text(text)) return read_coordinates(topo, path, in, ntasks);
     const int nd = topo.ndims();
     std::vector<int> place;
     std::vector<int> count(topo.size(), 0);

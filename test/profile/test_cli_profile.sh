@@ -36,6 +36,15 @@ Fv=$("$RM" eval --profile "$FX/ring-8-small.prof" --weights volume --topology to
 # identity on an 8-ring: 8 ring pairs at distance 1 (+ wrap 7->0 at 1), (0,4) at 4
 [ "$Fc" = 840 ] && ok || bad "eval --weights count: F=$Fc, expected 8*100*1 + 10*4 = 840"
 [ "$Fv" = 668160 ] && ok || bad "eval --weights volume: F=$Fv, expected 8*1600*1 + 163840*4 = 668160"
+# MPICH's coordinates file through a pipe (read once): ranks 0..7 one per
+# host of dragonfly:2x1x2x2 (2 groups x 2 switches x 2 hosts), in block order,
+# is the same placement as block order given by its node list.
+Fd=$("$RM" eval --profile "$FX/ring-8-small.prof" --weights count --topology dragonfly:2x1x2x2 --mapping /dev/stdin \
+  --json < <(for r in 0 1 2 3 4 5 6 7; do echo "$r: $((r / 4)) $((r / 2 % 2)) $((r % 2))"; done) |
+  sed 's/.*"F": \([0-9.e+]*\),.*/\1/')
+Fb=$("$RM" eval --profile "$FX/ring-8-small.prof" --weights count --topology dragonfly:2x1x2x2 --mapping /dev/stdin \
+  --json < <(seq 0 7 | awk '{print int($1/4), 0, int($1/2)%2, $1%2}') | sed 's/.*"F": \([0-9.e+]*\),.*/\1/')
+[ -n "$Fd" ] && [ "$Fd" = "$Fb" ] && ok || bad "coordinates file on stdin: F=$Fd, mapfile of the same hosts F=$Fb"
 
 # ---- bad input: file:line errors, exit 1; usage errors, exit 2 -----------------
 "$RM" map --profile "$FX/bad-duplicate-pair.prof" --topology torus:2x2 >/dev/null 2>"$tmp/e1.txt"

@@ -272,7 +272,8 @@ TEST(Dragonfly, ReadsAndWritesMPICHsCoordinatesFile) {
     const std::string path = write_tmp("coords-ok.txt",
                                        "# rank: group switch port\n"
                                        "0: 1 0 17\n1: 1 0 17\n2: 1 0 5\n3: 0 1 9\n\n4: 0 1 9  # comment\n");
-    EXPECT_TRUE(is_coordinates_file(path));
+    EXPECT_TRUE(is_coordinates_text("# rank: group switch port\n\n0: 1 0 17\n"));
+    EXPECT_FALSE(is_coordinates_text("# x y z\n0 1 0\n"));
     std::vector<int> place = read_mapfile(*t, path, 5);
     const int c17[5] = {1, 0, 0, 1, 0}, c5[5] = {1, 0, 0, 0, 0}, c9[5] = {0, 0, 1, 0, 0};
     EXPECT_EQ(place[0], t->node_at(c17));
