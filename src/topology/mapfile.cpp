@@ -12,17 +12,22 @@
 
 namespace rankmap {
 
+namespace {
+
+// The whole file, read once: the format is told from its first line, and
+// the path may be a pipe that cannot be read twice.
+std::string slurp(const std::string &path) {
+    std::ifstream file(path);
+    if (!file) throw Error("mapfile '" + path + "': cannot open", ErrorKind::Io);
+    std::ostringstream all;
+    all << file.rdbuf();
+    return all.str();
+}
+
+} // namespace
+
 std::vector<int> read_mapfile(const Topology &topo, const std::string &path, int ntasks) {
-    std::string text;
-    {
-        // Read once: the format is told from the first line, and the path
-        // may be a pipe that cannot be read twice.
-        std::ifstream file(path);
-        if (!file) throw Error("mapfile '" + path + "': cannot open", ErrorKind::Io);
-        std::ostringstream all;
-        all << file.rdbuf();
-        text = all.str();
-    }
+    const std::string text = slurp(path);
     std::istringstream in(text);
     if (is_coordinates_text(text)) return read_coordinates(topo, path, in, ntasks);
     const int nd = topo.ndims();
