@@ -63,8 +63,9 @@ const char *rankmap_version(void);
  *                        extent optional); green links join the routers of a
  *                        chassis, black links a blade position across the
  *                        chassis, one blue link each pair of groups (from
- *                        router j of group i to group j, as SimGrid's
- *                        DragonflyZone; groups <= chassis x blades).
+ *                        router j mod (chassis x blades) of group i to
+ *                        group j, as SimGrid's DragonflyZone for groups <=
+ *                        blades).
  *                        Options :links=1,1,1 (wires of blue, black, green),
  *                        :valiant=F (adaptive routing modelled as a share F
  *                        of inter-group traffic through another group),
@@ -115,6 +116,10 @@ int rankmap_order_placement(rankmap_topology_t topo, const char *order,
  *     single_node=auto|tiers|flat   all processes on one node: auto (default)
  *                   keeps the inner tiers only if a package or NUMA tier
  *                   branches, flat gives one leaf (every order costs the same)
+ *     network=tree|dragonfly   how the MPI address table reads Slurm's
+ *                   switches above the nodes (SLURM_TOPOLOGY_ADDR): tiers
+ *                   of a fat tree (default) or a dragonfly's groups and
+ *                   routers; discovery itself is the same
  *     verbose=0|1   1: one line on stderr with the result and its sources
  *   Processes of a node, in increasing p, occupy its cores in hwloc logical
  *   order, round robin if there are more processes than cores (local rank i

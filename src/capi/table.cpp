@@ -17,6 +17,8 @@
 
 #include "capi/capi.hpp"
 #include "common/rng.hpp"
+#include "discover/discover.hpp"
+#include "topology/dragonfly.hpp"
 #include "topology/matrix.hpp"
 #include "topology/torus.hpp"
 #include "topology/tree.hpp"
@@ -274,8 +276,39 @@ void apply_switches(const DiscoveredTree &t, const std::vector<size_t> &kept, co
     spec = "tree:" + d + ":cost=" + c + t.costs_txt + ":up=" + up + t.slots_txt;
 }
 
-std::string add_switches(int nprocs, const char *addrs, size_t stride, const char *pattern, std::string &spec,
-                         std::vector<int> &leaf, std::string &what) {
+// network=dragonfly: the switch levels are the dragonfly's group, then its
+// router (group.switch.node), or chassis and blade (group.chassis.blade.node);
+// a group alone (topology/block's block.node, or switch.node) makes each
+// node a router of its group.  Cores are the leaves of a node, its inner
+// tiers flattened; block order stays block order.  "" or why not.
+constexpr size_t kMaxDragonflyLevels = 3;
+
+std::string apply_dragonfly(const DiscoveredTree &t, const std::vector<int> &arity,
+                            const std::vector<std::vector<int>> &coord, size_t S, std::string &spec,
+                            std::vector<int> &leaf) {
+    if (S > kMaxDragonflyLevels)
+        return "network=dragonfly: " + std::to_string(S) +
+               " switch levels in SLURM_TOPOLOGY_ADDR_PATTERN, expected group[.switch[.switch]].node";
+    const int G = arity[0], C = S == 3 ? arity[1] : 1, B = S == 1 ? arity[1] : arity[S - 1],
+              N = S == 1 ? 1 : arity[S];
+    if (t.inner > (1 << 20)) return "network=dragonfly: " + std::to_string(t.inner) + " leaves per node";
+    const int K = static_cast<int>(t.inner);
+    std::vector<int> host(static_cast<size_t>(t.nnodes));
+    for (int n = 0; n < t.nnodes; ++n) {
+        const auto u = static_cast<size_t>(n);
+        const int g = coord[0][u];
+        const int r = S == 3 ? coord[1][u] * B + coord[2][u] : coord[1][u];
+        const int port = S == 1 ? 0 : coord[S][u];
+        host[u] = (g * C * B + r) * N + port;
+    }
+    for (int &l : leaf) l = host[static_cast<size_t>(l / K)] * K + l % K;
+    spec = "dragonfly:" + std::to_string(G) + "x" + std::to_string(C) + "x" + std::to_string(B) + "x" +
+           std::to_string(N) + (K > 1 ? "x" + std::to_string(K) : "") + t.slots_txt;
+    return "";
+}
+
+std::string add_switches(int nprocs, const char *addrs, size_t stride, const char *pattern, bool dragonfly,
+                         std::string &spec, std::vector<int> &leaf, std::string &what) {
     const std::string &var = kAddrVar;
     int have = 0;
     for (int p = 0; p < nprocs; ++p) have += addrs[static_cast<size_t>(p) * stride] != '\0';
@@ -284,9 +317,9 @@ std::string add_switches(int nprocs, const char *addrs, size_t stride, const cha
     const std::string pat = pattern ? pattern : "";
     const std::vector<std::string> kinds = split_on(pat, '.');
     size_t S = 0;
-    while (S < kinds.size() && kinds[S] == "switch") ++S;
+    while (S < kinds.size() && (kinds[S] == "switch" || kinds[S] == "block")) ++S;
     if (pat.empty() || S == 0 || S + 1 != kinds.size() || kinds.back() != "node")
-        return var + "_PATTERN=\"" + pat + "\": expected switch[.switch...].node";
+        return var + "_PATTERN=\"" + pat + "\": expected switch[.switch...].node or block.node";
     DiscoveredTree t;
     if (!parse_discovered_tree(spec, t)) return "the discovered machine " + spec + " is not a tree";
     std::vector<std::vector<std::string>> sw;
@@ -294,6 +327,11 @@ std::string add_switches(int nprocs, const char *addrs, size_t stride, const cha
     std::vector<int> arity;
     std::vector<std::vector<int>> coord;
     if (std::string why = switch_levels(sw, S, arity, coord); !why.empty()) return why;
+    if (dragonfly) {
+        if (std::string why = apply_dragonfly(t, arity, coord, S, spec, leaf); !why.empty()) return why;
+        what = ", dragonfly groups from " + var;
+        return "";
+    }
     // levels with one switch per group are left out
     std::vector<size_t> kept;
     for (size_t k = 0; k < S; ++k)
@@ -315,11 +353,12 @@ std::string add_switches(int nprocs, const char *addrs, size_t stride, const cha
 // number per leaf.  A tree: with up= its hosts' tier; otherwise the
 // coarsest tier with a group for every host whose groups hold a host's
 // processes at the even spread of the engine's placements (ceil(N/P) per
-// leaf).  A torus: the node (with local=, the nodes that differ only in the
-// local dimension).  False when no tier of the tree fits the hosts.
+// leaf).  A dragonfly: its host's cores.  A torus: the node (with local=,
+// the nodes that differ only in the local dimension).  False when no tier
+// of the tree (no dragonfly host) fits the hosts.
 struct HostGroups {
     std::vector<int> of_leaf;
-    int leaves = 1;  // leaves per group (a tree)
+    int leaves = 1;  // leaves per group (a tree, a dragonfly)
     bool contiguous = false;  // group g = leaves [g * leaves, (g + 1) * leaves)
 };
 
@@ -340,6 +379,15 @@ bool host_groups(const Topology &t, int nprocs, int nhosts, int most, HostGroups
         hg.leaves = span[k];
         hg.contiguous = true;
         for (int v = 0; v < P; ++v) hg.of_leaf[v] = v / span[k];
+        return true;
+    }
+    if (const auto *d = dynamic_cast<const DragonflyTopology *>(&t)) {
+        // a group per host: its cores
+        const int K = d->cores();
+        if (P / K < nhosts || int64_t{K} * per < most) return false;
+        hg.leaves = K;
+        hg.contiguous = true;
+        for (int v = 0; v < P; ++v) hg.of_leaf[v] = d->host(v);
         return true;
     }
     const auto *torus = dynamic_cast<const TorusTopology *>(&t);
@@ -470,10 +518,17 @@ extern "C" int rankmap_table_discover(int nprocs, const int *node_of_proc, int n
     for (int p = 0; p < nprocs; ++p) nodes = std::max(nodes, node_of_proc[p] + 1);
     if (node_size > 0) nodes = (nprocs + node_size - 1) / node_size;
     std::string switches;
+    const bool dragonfly = discover::parse_settings(discover).dragonfly;
+    if (dragonfly && !(switch_addrs && addr_stride > 0) && !s.empty() && nodes > 1)
+        std::fprintf(stderr,
+                     "rankmap: warning: MPIR_CVAR_RANKMAP_DISCOVER=\"%s\" asks for network=dragonfly, but no process "
+                     "has %s (Slurm's topology/tree or topology/block); the machine is the nodes alone (%s)\n",
+                     discover, kAddrVar.c_str(), s.c_str());
     if (switch_addrs && addr_stride > 0 && !s.empty() && nodes > 1) {
         std::vector<int> leaf(node_of_rank, node_of_rank + nprocs);
         std::string with = s;
-        const std::string why = add_switches(nprocs, switch_addrs, addr_stride, addr_pattern, with, leaf, switches);
+        const std::string why =
+            add_switches(nprocs, switch_addrs, addr_stride, addr_pattern, dragonfly, with, leaf, switches);
         if (!why.empty()) {
             std::fprintf(stderr, "rankmap: warning: %s; the machine is the nodes without their switches (%s)\n",
                          why.c_str(), s.c_str());
@@ -548,7 +603,7 @@ extern "C" int rankmap_table_hosts(rankmap_topology_t topo, int nprocs, const in
                                                             : std::string("the default order")));
             return;
         }
-        if (!given && t.kind() == TopologyKind::Tree) {
+        if (!given && (t.kind() == TopologyKind::Tree || t.kind() == TopologyKind::Dragonfly)) {
             // Hosts in the order of their first rank, those under one
             // Slurm leaf switch together (switches in the order of their
             // first rank): block launch order gives block order.

@@ -48,6 +48,10 @@ struct Settings {
     std::string hwloc_xml;              // hwloc=xml:PATH
     bool use_distances = true;          // distances=on|off
     SingleNode single_node = SingleNode::Auto;
+    // network=tree|dragonfly: how the address table reads Slurm's switches
+    // above the nodes (SLURM_TOPOLOGY_ADDR): tiers of a fat tree, or a
+    // dragonfly's groups and routers.  Discovery itself is the same.
+    bool dragonfly = false;
     bool verbose = false;               // verbose=1: one line on stderr
     std::string text;                   // the settings as given, for messages
 };

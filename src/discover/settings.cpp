@@ -11,6 +11,8 @@
 //                          and HWLOC_SYNTHETIC)
 //   distances=on|off       NUMA distances (libnuma / hwloc) scale the costs
 //   single_node=auto|tiers|flat   all processes on one node (see discover.hpp)
+//   network=tree|dragonfly Slurm's switches above the nodes read as a fat
+//                          tree or as a dragonfly's groups (see discover.hpp)
 //   verbose=0|1            1: print the result and its sources on stderr
 #include <cstring>
 
@@ -139,8 +141,13 @@ Settings parse_settings(const char *text) {
             else if (val == "tiers") s.single_node = SingleNode::Tiers;
             else if (val == "flat") s.single_node = SingleNode::Flat;
             else bad(s, entry, "expected auto, tiers or flat");
+        } else if (key == "network") {
+            if (val == "tree") s.dragonfly = false;
+            else if (val == "dragonfly") s.dragonfly = true;
+            else bad(s, entry, "expected tree or dragonfly");
         } else {
-            bad(s, entry, "unknown key '" + key + "' (node_size, tiers, cost, hwloc, distances, single_node, verbose)");
+            bad(s, entry, "unknown key '" + key +
+                              "' (node_size, tiers, cost, hwloc, distances, single_node, network, verbose)");
         }
     }
     return s;

@@ -31,7 +31,7 @@ test_profile_test_cache_LDADD = librankmap.la $(GTEST_LIBS)
 # ---- fuzz targets (opt-in: make fuzz; make fuzz-run = 10 CPU-minutes each) -----
 FUZZ_NAMES = topology mapfile graph profile cache
 FUZZ_BINS = $(FUZZ_NAMES:%=fuzz/fuzz_%)
-FUZZ_ENGINE = src/common/text.cpp src/topology/topology.cpp src/topology/torus.cpp \
+FUZZ_ENGINE = src/common/text.cpp src/topology/topology.cpp src/topology/torus.cpp src/topology/dragonfly.cpp src/topology/coordfile.cpp \
 	src/topology/tree.cpp src/topology/matrix.cpp src/topology/parse.cpp src/topology/order.cpp \
 	src/topology/mapfile.cpp src/topology/placement.cpp src/topology/symmetry.cpp src/graph/graph.cpp src/graph/readers.cpp src/cost/cost.cpp \
 	src/cost/bound.cpp src/profile/profile.cpp src/profile/cache.cpp

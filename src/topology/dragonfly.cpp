@@ -27,10 +27,6 @@ DragonflyTopology::DragonflyTopology(std::vector<int> dims, std::array<int, 3> w
         if (n > (1 << 24)) throw Error("topology: more than 16,777,216 leaves is not supported");
     }
     routers_per_group_ = chassis() * blades();
-    if (groups() > routers_per_group_)
-        throw Error("topology: " + std::to_string(groups()) + " groups need at least as many routers per group (" +
-                    std::to_string(routers_per_group_) + " = chassis x blades): the link to group j leaves from "
-                    "router j of every group");
     for (int w : wires_)
         if (w < 1) throw Error("topology: a dragonfly link needs at least 1 wire");
     if (!(valiant_ >= 0 && valiant_ <= 1)) throw Error("topology: valiant must be in [0, 1]");
@@ -89,19 +85,19 @@ void DragonflyTopology::network(int a, int b, bool split_routes, Add add) const 
         const double split = split_routes && G > 2 ? valiant_ : 0.0;
         const double m = 1.0 - split;
         if (m > 0) {
-            intra(ga, ra, gb, m, add);
+            intra(ga, ra, attach(gb), m, add);
             add(blue(ga, gb), m);
-            intra(gb, ga, rb, m, add);
+            intra(gb, attach(ga), rb, m, add);
         }
         if (split > 0) {
             const double w = split / (G - 2);
             for (int h = 0; h < G; ++h) {
                 if (h == ga || h == gb) continue;
-                intra(ga, ra, h, w, add);
+                intra(ga, ra, attach(h), w, add);
                 add(blue(ga, h), w);
-                intra(h, ga, gb, w, add);
+                intra(h, attach(ga), attach(gb), w, add);
                 add(blue(h, gb), w);
-                intra(gb, h, rb, w, add);
+                intra(gb, attach(h), rb, w, add);
             }
         }
     }
@@ -131,7 +127,7 @@ int DragonflyTopology::hops(int a, int b) const {
     auto len = [&](int from, int to) { return (from % B != to % B) + (from / B != to / B); };
     const int ga = group(a), gb = group(b), ra = router(a), rb = router(b);
     if (ga == gb) return 2 + len(ra, rb);
-    return 3 + len(ra, gb) + len(ga, rb);
+    return 3 + len(ra, attach(gb)) + len(attach(ga), rb);
 }
 
 double DragonflyTopology::distance(int a, int b) const {
@@ -151,12 +147,12 @@ std::vector<Shell> DragonflyTopology::shells(int node) const {
     const int g = group(node), r = router(node);
     for (int r2 = 0; r2 < R; ++r2)
         if (r2 != r) by[2 + len(r, r2)] += per_router;
-    // Routers of another group at 0, 1 and 2 links from its arrival router g.
+    // Routers of another group at 0, 1 and 2 links from its arrival router.
     std::array<int64_t, 3> at{0, 0, 0};
-    for (int r2 = 0; r2 < R; ++r2) ++at[len(g, r2)];
+    for (int r2 = 0; r2 < R; ++r2) ++at[len(attach(g), r2)];
     for (int h = 0; h < G; ++h) {
         if (h == g) continue;
-        const int out = 3 + len(r, h);
+        const int out = 3 + len(r, attach(h));
         for (int k = 0; k < 3; ++k)
             if (at[k]) by[out + k] += at[k] * per_router;
     }

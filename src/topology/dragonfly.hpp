@@ -4,9 +4,11 @@
 // optionally K cores per host.  Inside a chassis every router pair has a
 // direct "green" link; inside a group the routers of one blade position in
 // different chassis have "black" links; every pair of groups has one "blue"
-// (global) link, attached at router index j (chassis j / B, blade j % B) of
-// group i for the pair (i, j) -- SimGrid's DragonflyZone (3.32) does the same
-// for G <= B.  A link class of k parallel wires counts as one link of k
+// (global) link, attached at router index j mod (C B) (chassis and blade
+// j / B, j % B when G <= C B) of group i for the pair (i, j) -- SimGrid's
+// DragonflyZone (3.32) does the same for G <= B; more groups than routers
+// (a job's view of a machine whose routers are unknown) put several global
+// links on one router.  A link class of k parallel wires counts as one link of k
 // times the bandwidth, as SimGrid builds them.
 //
 // Minimal routes (SimGrid's rule): host -> router; to another group: green
@@ -85,6 +87,8 @@ private:
     // minimal route alone).
     void network(int a, int b, bool split_routes, Add add) const;
     int64_t blue(int from, int to) const { return off_[0] + static_cast<int64_t>(from) * groups() + to; }
+    // Router index of every group where the link to group h attaches.
+    int attach(int h) const { return h % routers_per_group_; }
 
     std::vector<int> dims_;
     std::array<int, 3> wires_;

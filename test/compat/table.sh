@@ -64,13 +64,20 @@ case_ "malformed torus dims" identity 'warning: MPIR_CVAR_RANKMAP_TOPOLOGY="toru
   $T=torus:2x2y2 $M="$map"
 case_ "bad torus:auto" identity 'warning: MPIR_CVAR_RANKMAP_TOPOLOGY="torus:auto9": expected torus:auto' \
   $T=torus:auto9 $M="$map"
-case_ "mapfile with a missing line" identity 'warning: MPIR_CVAR_RANKMAP_MAPPING=.*bad-missing-line.map' \
-  $T=torus:2x2x2 $M="$fix/bad-missing-line.map"
+# Mapfiles of torus:2x2x2, each with one fault.
+good8='0 0 0\n1 0 0\n0 1 0\n1 1 0\n0 0 1\n1 0 1\n0 1 1\n'
+printf "$good8" >"$work/missing-line.map"
+printf "${good8}1 0 0\n" >"$work/duplicate-coord.map"
+printf "${good8}1 2 1\n" >"$work/out-of-range.map"
+case_ "mapfile with a missing line" identity \
+  'warning: MPIR_CVAR_RANKMAP_MAPPING=.*missing-line.map": .*missing-line.map.: 7 lines for 8 tasks' \
+  $T=torus:2x2x2 $M="$work/missing-line.map"
 case_ "mapfile with a duplicate coordinate" identity \
-  'warning: MPIR_CVAR_RANKMAP_MAPPING=.*bad-duplicate-coord.map.*duplicate' \
-  $T=torus:2x2x2 $M="$fix/bad-duplicate-coord.map"
-case_ "mapfile with an out-of-range coordinate" identity 'warning: MPIR_CVAR_RANKMAP_MAPPING=.*bad-out-of-range.map' \
-  $T=torus:2x2x2 $M="$fix/bad-out-of-range.map"
+  'warning: MPIR_CVAR_RANKMAP_MAPPING=.*duplicate-coord.map": .*duplicate-coord.map:8: duplicate coordinate: node already used at line 2' \
+  $T=torus:2x2x2 $M="$work/duplicate-coord.map"
+case_ "mapfile with an out-of-range coordinate" identity \
+  'warning: MPIR_CVAR_RANKMAP_MAPPING=.*out-of-range.map": .*out-of-range.map:8: coordinate 1 = 2 is outside 0..1' \
+  $T=torus:2x2x2 $M="$work/out-of-range.map"
 case_ "unreadable mapfile" identity 'warning: MPIR_CVAR_RANKMAP_MAPPING="/nonexistent/rankmap.map"' \
   $T=torus:2x2x2 $M=/nonexistent/rankmap.map
 case_ "torus smaller than the job" identity 'warning: MPIR_CVAR_RANKMAP_TOPOLOGY="torus:2x2" is too small for 8' \
@@ -97,6 +104,8 @@ r=${PMI_RANK:?hydra sets PMI_RANK}; n=$((r / 2)); how=$1; shift
 SLURM_TOPOLOGY_ADDR=top.s$((n % 2)).n$n
 [ "$how" = spoil ] && [ "$r" = 3 ] && SLURM_TOPOLOGY_ADDR=top.s0.n1
 SLURM_TOPOLOGY_ADDR_PATTERN=switch.switch.node
+# topology/block: node n in block n mod 2 (a dragonfly group)
+[ "$how" = blocks ] && SLURM_TOPOLOGY_ADDR=g$((n % 2)).n$n SLURM_TOPOLOGY_ADDR_PATTERN=block.node
 export SLURM_TOPOLOGY_ADDR SLURM_TOPOLOGY_ADDR_PATTERN
 [ "$how" = partial ] && [ "$r" = 5 ] && unset SLURM_TOPOLOGY_ADDR
 exec "$@"
@@ -113,6 +122,19 @@ case_ "SLURM_TOPOLOGY_ADDR differing inside a node: a warning, the nodes alone" 
 wrap="$slurm partial"
 case_ "SLURM_TOPOLOGY_ADDR on 7 of 8 processes: a warning, the nodes alone" any \
   'rankmap: warning: SLURM_TOPOLOGY_ADDR is set for 7 of 8 processes' MPIR_CVAR_RANKMAP_NODE_SIZE=2
+wrap="$slurm blocks"
+case_ "network=dragonfly: Slurm's blocks are the dragonfly's groups" any \
+  "$table dragonfly:2x1x2x1(x[0-9]+)? discovered \\(nodes from MPIR_CVAR_RANKMAP_NODE_SIZE, hwloc inside, dragonfly groups from SLURM_TOPOLOGY_ADDR\\)\$" \
+  MPIR_CVAR_RANKMAP_NODE_SIZE=2 MPIR_CVAR_RANKMAP_DISCOVER=network=dragonfly
+wrap=
+case_ "network=dragonfly without Slurm's addresses: a warning, the nodes alone" any \
+  'warning: MPIR_CVAR_RANKMAP_DISCOVER="network=dragonfly" asks for network=dragonfly, but no process has SLURM_TOPOLOGY_ADDR' \
+  MPIR_CVAR_RANKMAP_NODE_SIZE=2 MPIR_CVAR_RANKMAP_DISCOVER=network=dragonfly
+case_ "MPICH coordinates file on a declared dragonfly" any \
+  "$table dragonfly:2x1x2x2, mapping .*dragonfly-2x1x2x2.coords\$" $T=dragonfly:2x1x2x2 $M="$fix/dragonfly-2x1x2x2.coords"
+case_ "MPICH coordinates file with a malformed line: a warning naming file and line" identity \
+  'warning: MPIR_CVAR_RANKMAP_MAPPING=.*dragonfly-2x1x2x2-bad.coords:4: expected .RANK: GROUP SWITCH PORT.' \
+  $T=dragonfly:2x1x2x2 $M="$fix/dragonfly-2x1x2x2-bad.coords"
 # A declared machine against where the ranks run (rankmap_table_hosts):
 # MPIR_CVAR_RANKMAP_NODE_SIZE stands in for the hosts of a cluster.
 wrap=

@@ -752,6 +752,23 @@ TEST(Table, HostsUnderOneSlurmSwitchGoTogether) {
     for (int r = 0; r < 8; ++r) EXPECT_EQ(h.t.node[r] / 2, want_host_node[host[r]]) << r;
 }
 
+TEST(Table, DeclaredDragonflyWithoutMappingIsWhereTheRanksRun) {
+    // 4 hosts of 2 cores each, launched round-robin: rank r on host r % 4,
+    // the cores of a host shared by its ranks without a warning
+    Hosts h("dragonfly:2x1x2x1x2", "", round_robin(8, 4));
+    ASSERT_EQ(h.rc, RANKMAP_OK) << rankmap_last_error();
+    EXPECT_EQ(h.placed, 1);
+    for (int r = 0; r < 8; ++r) EXPECT_EQ(h.t.node[r] / 2, r % 4) << r;
+    EXPECT_STREQ(h.note, "the 4 hosts the processes run on, 2 leaves each");
+    // a mapping given is kept: nothing placed from the hosts
+    Hosts b("dragonfly:2x1x2x1x2", "random:0", blocks(8, 2));
+    ASSERT_EQ(b.rc, RANKMAP_OK);
+    EXPECT_EQ(b.placed, 0);
+    Hosts same("dragonfly:2x1x2x1x2", "", blocks(8, 2));
+    ASSERT_EQ(same.rc, RANKMAP_OK);
+    for (int r = 0; r < 8; ++r) EXPECT_EQ(same.t.node[r], r) << r;
+}
+
 TEST(Table, AMappingThatContradictsTheHostsWarns) {
     // XYZT on a torus deals ranks 0 and 1 onto different nodes; NODE_SIZE=2
     // (or the host names) says they share a host
@@ -963,11 +980,12 @@ struct SlurmJob {
             set(p, "top.s" + std::to_string((node / 2) % 2) + ".n" + std::to_string(node));
         }
     }
-    int discover(const char *pattern, std::string &spec, std::vector<int> &leaf, std::string &said) {
+    int discover(const char *pattern, std::string &spec, std::vector<int> &leaf, std::string &said,
+                 const char *settings = "hwloc=synthetic:core:2 pu:1") {
         char buf[512], source[256];
         leaf.assign(n, -1);
         testing::internal::CaptureStderr();
-        const int rc = rankmap_table_discover(n, nullptr, 2, "hwloc=synthetic:core:2 pu:1", addrs.data(),
+        const int rc = rankmap_table_discover(n, nullptr, 2, settings, addrs.data(),
                                               RANKMAP_SWITCH_ADDR_MAX, pattern, 0, buf, sizeof(buf), leaf.data(),
                                               source, sizeof(source));
         said = testing::internal::GetCapturedStderr();
@@ -1023,6 +1041,97 @@ TEST(Table, SlurmSwitchesGoAboveTheNodes) {
     EXPECT_EQ(spec, plain);
     EXPECT_EQ(said, "");
     EXPECT_EQ(leaf, leaf0);
+}
+
+// Node n's coordinates on the discovered machine, from rank 2n's leaf.
+std::vector<int> node_coords(const std::string &spec, const std::vector<int> &leaf, int n) {
+    rankmap_topology_t topo = nullptr;
+    EXPECT_EQ(rankmap_topology_parse(spec.c_str(), &topo), RANKMAP_OK) << spec << ": " << rankmap_last_error();
+    int c[RANKMAP_MAX_DIMS] = {0};
+    if (topo) rankmap_topology_coords(topo, leaf[static_cast<size_t>(2 * n)], c);
+    rankmap_topology_free(topo);
+    return std::vector<int>(c, c + 5);
+}
+
+TEST(Table, SlurmSwitchesReadAsDragonflyGroups) {
+    constexpr const char *kDfly = "network=dragonfly;hwloc=synthetic:core:2 pu:1";
+    // topology/tree with groups as top switches: node n in group n % 2,
+    // router (n / 2) % 2 of it; groups and routers numbered by their first
+    // node, the nodes of a router (its ports) in order.
+    SlurmJob job;
+    for (int p = 0; p < SlurmJob::n; ++p) {
+        const int node = p / 2;
+        job.set(p, "g" + std::to_string(node % 2) + ".r" + std::to_string((node / 2) % 2) + ".n" + std::to_string(node));
+    }
+    std::string spec, said;
+    std::vector<int> leaf;
+    ASSERT_EQ(job.discover("switch.switch.node", spec, leaf, said, kDfly), RANKMAP_OK) << rankmap_last_error();
+    EXPECT_EQ(said, "");
+    EXPECT_EQ(spec, "dragonfly:2x1x2x2x2");
+    EXPECT_TRUE(is_permutation_of_nodes(leaf, 16));
+    for (int node = 0; node < 8; ++node)
+        EXPECT_EQ(node_coords(spec, leaf, node), (std::vector<int>{node % 2, 0, (node / 2) % 2, node / 4, 0}))
+            << "node " << node;
+    for (int p = 0; p < SlurmJob::n; ++p) EXPECT_EQ(leaf[p] % 2, p % 2) << "cores in rank order";
+    // the same job read as a fat tree (the default): no dragonfly
+    ASSERT_EQ(job.discover("switch.switch.node", spec, leaf, said), RANKMAP_OK);
+    EXPECT_EQ(spec.compare(0, 5, "tree:"), 0) << spec;
+
+    // topology/block (block.node): each node a router of its block's group
+    SlurmJob blocks;
+    for (int p = 0; p < SlurmJob::n; ++p)
+        blocks.set(p, "b" + std::to_string((p / 2) % 2) + "." + "n" + std::to_string(p / 2));
+    ASSERT_EQ(blocks.discover("block.node", spec, leaf, said, kDfly), RANKMAP_OK) << rankmap_last_error();
+    EXPECT_EQ(said, "");
+    EXPECT_EQ(spec, "dragonfly:2x1x4x1x2");
+    for (int node = 0; node < 8; ++node)
+        EXPECT_EQ(node_coords(spec, leaf, node), (std::vector<int>{node % 2, 0, node / 2, 0, 0})) << "node " << node;
+
+    // group.chassis.blade.node: 2 groups of 2 chassis x 2 blades, a node each
+    SlurmJob cb;
+    for (int p = 0; p < SlurmJob::n; ++p) {
+        const int node = p / 2;
+        cb.set(p, "g" + std::to_string(node / 4) + ".c" + std::to_string(node / 2 % 2) + ".b" +
+                      std::to_string(node % 2) + ".n" + std::to_string(node));
+    }
+    ASSERT_EQ(cb.discover("switch.switch.switch.node", spec, leaf, said, kDfly), RANKMAP_OK);
+    EXPECT_EQ(spec, "dragonfly:2x2x2x1x2");
+    for (int p = 0; p < SlurmJob::n; ++p) EXPECT_EQ(leaf[p], p) << "block order stays block order";
+}
+
+TEST(Table, DragonflyFromSlurmWarnsAndKeepsTheNodes) {
+    constexpr const char *kDfly = "network=dragonfly;hwloc=synthetic:core:2 pu:1";
+    char buf[512];
+    std::vector<int> l(SlurmJob::n);
+    ASSERT_EQ(rankmap_table_discover(SlurmJob::n, nullptr, 2, "hwloc=synthetic:core:2 pu:1", nullptr, 0, nullptr, 0,
+                                     buf, sizeof(buf), l.data(), nullptr, 0),
+              RANKMAP_OK);
+    const std::string plain = buf;
+    // asked for, but nobody has an address
+    testing::internal::CaptureStderr();
+    ASSERT_EQ(rankmap_table_discover(SlurmJob::n, nullptr, 2, kDfly, nullptr, 0, nullptr, 0, buf, sizeof(buf),
+                                     l.data(), nullptr, 0),
+              RANKMAP_OK);
+    std::string said = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(buf, plain);
+    EXPECT_NE(said.find("rankmap: warning: MPIR_CVAR_RANKMAP_DISCOVER=\"network=dragonfly;"), std::string::npos)
+        << said;
+    EXPECT_NE(said.find("no process has SLURM_TOPOLOGY_ADDR"), std::string::npos) << said;
+    // four switch levels: more than group, chassis and blade
+    SlurmJob deep;
+    for (int p = 0; p < SlurmJob::n; ++p) deep.set(p, "a.b.c" + std::to_string(p / 8) + ".d.n" + std::to_string(p / 2));
+    std::string spec;
+    std::vector<int> leaf;
+    ASSERT_EQ(deep.discover("switch.switch.switch.switch.node", spec, leaf, said, kDfly), RANKMAP_OK);
+    EXPECT_EQ(spec, plain);
+    EXPECT_NE(said.find("network=dragonfly: 4 switch levels"), std::string::npos) << said;
+    EXPECT_EQ(std::count(said.begin(), said.end(), '\n'), 1) << said;
+    // a bad value names the entry
+    EXPECT_EQ(rankmap_table_discover(SlurmJob::n, nullptr, 2, "network=torus", nullptr, 0, nullptr, 0, buf,
+                                     sizeof(buf), l.data(), nullptr, 0),
+              RANKMAP_ERR_INVALID);
+    EXPECT_NE(std::string(rankmap_last_error()).find("network=torus"), std::string::npos) << rankmap_last_error();
+    EXPECT_NE(std::string(rankmap_last_error()).find("expected tree or dragonfly"), std::string::npos);
 }
 
 TEST(Table, BadSlurmAddressesWarnAndKeepTheNodes) {
