@@ -68,8 +68,11 @@ const char *rankmap_version(void);
  *                        blades).
  *                        Options :links=1,1,1 (wires of blue, black, green),
  *                        :valiant=F (adaptive routing modelled as a share F
- *                        of inter-group traffic through another group),
- *                        :local=0.5 (distance of two cores of one host)
+ *                        of inter-group traffic through another group;
+ *                        :valiant=0 declares minimal routes; without it the
+ *                        routing is not declared and the guard also judges
+ *                        adaptive routing), :local=0.5 (distance of two
+ *                        cores of one host)
  *   file:PATH            explicit symmetric distance matrix (see README)
  * Option ":metric=hops|dim|euclid" chooses the distance metric of Bhanot
  * et al. (hop count -- the default --, 3/D x hops, Euclidean).  Option

@@ -1,26 +1,31 @@
 #!/usr/bin/env python3
 """dragonfly.py -- rankmap on SimGrid dragonflies (issue 65).
 
-  bench/simgrid/dragonfly.py [--build DIR] [--work DIR] [--jobs N] [--out FILE]
+  bench/simgrid/dragonfly.py [--spec GxCxBxN:K] [--build DIR] [--work DIR] [--jobs N] [--out FILE]
 
 SimGrid's DragonflyZone (minimal routes; sg_platform.py's dragonfly
-platform) of 8 groups of 8 routers joined all to all (one chassis, as an
-HPE Slingshot group) x 2 hosts x 4 cores = 512 ranks, launched in block order (the cores of a host, then the hosts in
-SimGrid's numbering, as Slurm and Hydra place) and round-robin over the
-hosts.  Per kernel (2-D stencil, pencil-FFT transposes, SAGE-like and
+platform), by default 8 groups of 8 routers joined all to all (one
+chassis, as an HPE Slingshot group) x 2 hosts x 4 cores = 512 ranks
+(--spec 8x1x8x2:4), launched in block order (the cores of a host, then
+the hosts in SimGrid's numbering, as Slurm and Hydra place) and
+round-robin over the hosts.  Per kernel (2-D stencil, pencil-FFT transposes, SAGE-like and
 UMT-like irregular exchanges), in one run:
 
   - the launch order, and placements no mapper proposed (the launch order
     with its hosts permuted, random placements) for the model check;
   - rankmap's default (`rankmap map --current LAUNCH`, the guard on), told
-    the messages' sizes (--bytes-per-unit) or not;
+    the messages' sizes (--bytes-per-unit) or not, on the topology as
+    discovery gives it (routing not declared: the guard also judges
+    adaptive routing) and with the minimal routes of SimGrid's zone
+    declared (`:valiant=0`);
   - Scotch's static mapping onto the tleaf of the dragonfly's tiers
     (group, router, host, core; costs 5, 3, 2, 0.5 -- about the links of a
     route leaving each tier) mapped back to the dragonfly's coordinates.
 
 The figures are SMPI's simulated communication times; beside them the
 model's prediction (`rankmap eval --bytes-per-unit U [--alltoall G]` on
-dragonfly:4x2x4x4x4, whose defaults are the platform's constants), the
+the dragonfly with minimal routes declared, whose defaults are the
+platform's constants), the
 Spearman rank correlation of prediction and simulation per machine and
 launch order, and every pair of placements of one case whose simulated
 times differ by more than 2 % that the model orders the other way.
@@ -48,13 +53,23 @@ import run as R  # noqa: E402
 import sg_platform as plat  # noqa: E402
 from model_check import spearman, TIE  # noqa: E402
 
-SPEC = "8x1x8x2:4"  # groups x chassis x blades x hosts per router : cores
-G, CH, BL, NH, K = plat.dragonfly_shape(SPEC)
-TOPO = f"dragonfly:{G}x{CH}x{BL}x{NH}x{K}"
-SCOTCH_TREE = f"tree:{G}x{CH * BL}x{NH}x{K}:cost=5,3,2,0.5"
-HOSTS = G * CH * BL * NH
-N = HOSTS * K
 RANDOM_PLACEMENTS = 3
+
+
+def set_machine(spec):
+    """The machine's globals from SPEC (groups x chassis x blades x hosts
+    per router : cores)."""
+    global SPEC, G, CH, BL, NH, K, TOPO, TOPO_MIN, SCOTCH_TREE, HOSTS, N
+    SPEC = spec
+    G, CH, BL, NH, K = plat.dragonfly_shape(SPEC)
+    TOPO = f"dragonfly:{G}x{CH}x{BL}x{NH}x{K}"
+    TOPO_MIN = TOPO + ":valiant=0"
+    SCOTCH_TREE = f"tree:{G}x{CH * BL}x{NH}x{K}:cost=5,3,2,0.5"
+    HOSTS = G * CH * BL * NH
+    N = HOSTS * K
+
+
+set_machine("8x1x8x2:4")
 
 
 def coords(host, core):
@@ -127,6 +142,12 @@ def build_cases(tools):
             m = tools.path(f"{tag}-{k}-sized.map")
             c.add("rankmap default, sizes given", m,
                   map_seconds=tools.map_default(c, m, "--bytes-per-unit", f"{unit:g}", *extra))
+            for label, more in (("rankmap default, minimal routes declared", []),
+                                ("rankmap default, minimal routes declared, sizes given",
+                                 ["--bytes-per-unit", f"{unit:g}"])):
+                m = tools.path(f"{tag}-{k}-min{len(more)}.map")
+                c.add(label, m, map_seconds=tools.map(TOPO_MIN, g, m, "--seed", "1", "--current", c.baseline_map(),
+                                                      *more, *extra))
             m = tools.path(f"{tag}-{k}-scotch.map")
             c.add("Scotch (tleaf of the tiers)", m, map_seconds=scotch_map(tools, g, m))
             cases.append(c)
@@ -134,7 +155,7 @@ def build_cases(tools):
 
 
 def predict(tools, c, mapfile):
-    cmd = [tools.rankmap, "eval", "--topology", c.topo, "--graph", c.graph, "--mapping", mapfile, "--json",
+    cmd = [tools.rankmap, "eval", "--topology", TOPO_MIN, "--graph", c.graph, "--mapping", mapfile, "--json",
            "--bytes-per-unit", f"{c.unit:g}"] + (["--alltoall", c.groups] if c.groups else [])
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
@@ -183,7 +204,7 @@ def report(rows, cmdline, minutes):
              f"> command: `{cmdline}`", "",
              f"**SimGrid dragonfly: rankmap against the launch order and Scotch ({minutes:.0f} min)**", "",
              f"Machine: SimGrid DragonflyZone {SPEC} (sg_platform.py dragonfly; minimal routes), {N} ranks; "
-             f"rankmap's model `{TOPO}`.  Times: SMPI's simulated communication time (ms); "
+             f"rankmap's model `{TOPO}` (routing not declared) or `{TOPO_MIN}` (minimal routes declared).  Times: SMPI's simulated communication time (ms); "
              "speed-up: launch order's time over this placement's; model: `rankmap eval`'s predicted time.", "",
              "| kernel | launch | placement | comm time (ms) | speed-up | model (ms) |",
              "|---|---|---|---:|---:|---:|"]
@@ -219,12 +240,14 @@ def report(rows, cmdline, minutes):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--spec", default=SPEC, help="groups x chassis x blades x hosts per router : cores")
     ap.add_argument("--build", default=os.path.join(HERE, "..", "..", "_build", "main"))
     ap.add_argument("--work", default="/tmp/rankmap-dragonfly")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--out", default=os.path.join(HERE, "..", "results", "smpi-dragonfly.md"))
     a = ap.parse_args()
+    set_machine(a.spec)
     os.makedirs(a.work, exist_ok=True)
     t0 = R.time.time()
     tools = R.Tools(os.path.abspath(a.build), a.work)

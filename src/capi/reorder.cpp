@@ -16,6 +16,7 @@
 #include "capi/pin.hpp"
 #include "common/error.hpp"
 #include "map/cartesian/grid.hpp"
+#include "map/spread.hpp"
 #include "rankmap_glue.h"
 #include "topology/placement.hpp"
 
@@ -206,19 +207,53 @@ Candidate machine_order(const ReorderInput &in) {
     return m;
 }
 
+// All-to-all phases on a dragonfly: the current order's tasks spread over
+// its nodes (map/spread.hpp), finished as it lies.  Its place is empty when
+// the spread does not apply or the members cannot hold it.
+Candidate spread(const ReorderInput &in) {
+    Candidate s;
+    if (!spread_applies(in.t, in.graph.alltoall)) return s;
+    s.algorithm = "spread (dragonfly)";
+    s.place = spread_placement(in.graph.g, in.t, in.current, in.graph.alltoall);
+    if (finish(in, s, true) >= 0) s.place.clear();
+    return s;
+}
+
+// The mapper's placement c taken (verdict v): on a dragonfly with
+// all-to-all phases the spread replaces it when the guard takes the spread
+// too and predicts it faster.
+Candidate spread_if_faster(const ReorderInput &in, const Candidate &c, const GuardVerdict &v,
+                           const ExchangePhases *ph) {
+    const Candidate s = spread(in);
+    if (s.place.empty()) return c;
+    const GuardVerdict vs = judge(in, in.graph.g, s.place, in.graph.alltoall, ph);
+    if (!vs.take || !(vs.T_proposed < v.T_proposed)) return c;
+    return taken(s, "the tasks spread over the groups taken instead of " + c.algorithm + ", predicted faster (" +
+                        s.note + "; " + vs.figures + ")");
+}
+
 // The mapper's placement c refused (verdict v): when the current order is
 // not the machine's own, that order is judged as a second candidate, so a
 // launch that scatters neighbours (round robin over nodes) can still gain
-// where the mapper's placement is not trusted.
+// where the mapper's placement is not trusted; on a dragonfly with
+// all-to-all phases the spread too, and of the two the guard takes, the
+// one predicted faster.
 Candidate after_refusal(const ReorderInput &in, const Candidate &c, const GuardVerdict &v, const ExchangePhases *ph) {
-    const std::string why = v.why + ": current order kept (" + c.note + ")";
-    const Candidate m = machine_order(in);
-    if (m.place.empty()) return kept(in, why);
-    const GuardVerdict vm = judge(in, in.graph.g, m.place, in.graph.alltoall, ph);
+    std::string why = v.why + ": current order kept (" + c.note + ")";
+    const Candidate m = machine_order(in), s = spread(in);
+    GuardVerdict vm, vs;
+    vm.take = vs.take = false;
+    if (!m.place.empty()) vm = judge(in, in.graph.g, m.place, in.graph.alltoall, ph);
+    if (!s.place.empty()) vs = judge(in, in.graph.g, s.place, in.graph.alltoall, ph);
+    if (vs.take && (!vm.take || vs.T_proposed < vm.T_proposed))
+        return taken(s, v.why + " for " + c.algorithm + ": the tasks spread over the groups taken instead (" +
+                            s.note + "; " + vs.figures + ")");
     if (vm.take)
         return taken(m, v.why + " for " + c.algorithm + ": the machine's order taken instead (" + m.note +
                             (vm.figures.empty() ? "" : "; " + vm.figures) + ")");
-    return kept(in, why + "; the machine's order: " + vm.why);
+    if (!m.place.empty()) why += "; the machine's order: " + vm.why;
+    if (!s.place.empty()) why += "; spread over the groups: " + vs.why;
+    return kept(in, why);
 }
 
 // The current order kept for a grid whose traffic is not declared.
@@ -326,7 +361,7 @@ Candidate decide_reorder(const ReorderInput &in) {
     const auto cliques = read_cliques ? clique_groups(g) : std::vector<std::vector<int>>{};
     if (!cliques.empty()) return clique_reading(in, c, v, cliques, ph);
     if (!in.graph.grid_unknown || in.mode != GuardMode::Model)
-        return v.take ? c : after_refusal(in, c, v, ph);
+        return v.take ? spread_if_faster(in, c, v, ph) : after_refusal(in, c, v, ph);
     return grid_reading(in, c, v, ph);
 }
 

@@ -11,6 +11,7 @@
 #include "common/timer.hpp"
 #include "cost/cost.hpp"
 #include "map/cartesian/grid.hpp"
+#include "map/spread.hpp"
 #include "rankmap_glue.h"
 #include "topology/mapfile.hpp"
 
@@ -65,9 +66,34 @@ void apply_guard(const Args &a, const Graph &g, const Topology &topo, const Opti
     }
     if (a.has("alltoall")) groups = read_groups(a.get("alltoall"));
     const auto phases = mode == GuardMode::Model ? grid_exchange_phases(g) : std::nullopt;
-    const GuardVerdict v = guard_verdict(g, topo, current, m.entry.place, groups, mode, RANKMAP_GUARD_MARGIN,
-                                         phases ? &*phases : nullptr, sizes);
+    const ExchangePhases *ph = phases ? &*phases : nullptr;
+    const GuardVerdict v = guard_verdict(g, topo, current, m.entry.place, groups, mode, RANKMAP_GUARD_MARGIN, ph, sizes);
+    // On a dragonfly with all-to-all phases the tasks spread over the groups
+    // (map/spread.hpp) are one more candidate, taken over any other the
+    // guard takes when predicted faster.
+    std::vector<int> spread;
+    GuardVerdict ws;
+    if (spread_applies(topo, groups)) {
+        spread = spread_placement(g, topo, current, groups);
+        ws = guard_verdict(g, topo, current, spread, groups, mode, RANKMAP_GUARD_MARGIN, ph, sizes);
+    }
+    auto spread_wins = [&](const GuardVerdict &other) {
+        return !spread.empty() && ws.take && (!other.take || ws.T_proposed < other.T_proposed);
+    };
+    auto take = [&](std::vector<int> place, const std::string &algorithm, const std::string &note,
+                    const std::string &value) {
+        extras.push_back({"guard", note, quoted(value)});
+        m.entry.place = std::move(place);
+        m.entry.report = evaluate(g, topo, m.entry.place);
+        m.entry.algorithm = algorithm;
+    };
+    const std::string spread_note = "the tasks spread over the groups taken instead of ";
     if (v.take) {
+        if (spread_wins(v))
+            return take(spread, "spread (dragonfly)",
+                        spread_note + "the mapping, predicted faster (" + ws.figures + "; the mapping: " + v.figures +
+                            ")",
+                        "spread");
         extras.push_back({"guard", "mapping taken (" + v.figures + ")", quoted("taken")});
         return;
     }
@@ -77,20 +103,20 @@ void apply_guard(const Args &a, const Graph &g, const Topology &topo, const Opti
     // of a node first on trees, rank order on tori), judged by the same guard.
     const std::vector<int> own =
         map_with_cache(g, topo, Algorithm::Identity, o, grid, "", nullptr, {}, warn).entry.place;
-    if (own != current) {
-        const GuardVerdict w =
-            guard_verdict(g, topo, current, own, groups, mode, RANKMAP_GUARD_MARGIN, phases ? &*phases : nullptr, sizes);
-        if (w.take) {
-            extras.push_back({"guard", v.why + ": the machine's order taken instead of " + cur_name + " (" +
-                                           w.figures + "; the mapping: " + v.figures + ")",
-                              quoted("machine order")});
-            m.entry.place = own;
-            m.entry.report = evaluate(g, topo, own);
-            m.entry.algorithm = "identity (the machine's order)";
-            return;
-        }
-    }
-    extras.push_back({"guard", v.why + ": kept " + cur_name + " (" + v.figures + ")", quoted("kept")});
+    GuardVerdict w;
+    w.take = false;
+    if (own != current) w = guard_verdict(g, topo, current, own, groups, mode, RANKMAP_GUARD_MARGIN, ph, sizes);
+    if (spread_wins(w))
+        return take(spread, "spread (dragonfly)",
+                    v.why + ": " + spread_note + cur_name + " (" + ws.figures + "; the mapping: " + v.figures + ")",
+                    "spread");
+    if (w.take)
+        return take(own, "identity (the machine's order)",
+                    v.why + ": the machine's order taken instead of " + cur_name + " (" + w.figures +
+                        "; the mapping: " + v.figures + ")",
+                    "machine order");
+    const std::string why = v.why + (spread.empty() ? "" : "; spread over the groups: " + ws.why);
+    extras.push_back({"guard", why + ": kept " + cur_name + " (" + v.figures + ")", quoted("kept")});
     m.entry.place = current;
     m.entry.report = evaluate(g, topo, current);
     m.entry.algorithm = "identity (no gain)";

@@ -16,8 +16,9 @@
 namespace rankmap {
 
 DragonflyTopology::DragonflyTopology(std::vector<int> dims, std::array<int, 3> wires, double valiant,
-                                     double local_cost)
-    : dims_(std::move(dims)), wires_(wires), valiant_(valiant), local_cost_(local_cost) {
+                                     double local_cost, bool routing_declared)
+    : dims_(std::move(dims)), wires_(wires), valiant_(valiant), local_cost_(local_cost),
+      routing_declared_(routing_declared) {
     if (dims_.size() < 4 || dims_.size() > 5)
         throw Error("topology: a dragonfly needs groups x chassis x blades x hosts [x cores]");
     int64_t n = 1;
@@ -114,6 +115,12 @@ void DragonflyTopology::route_weighted(int a, int b, std::vector<std::pair<int64
     network(a, b, true, [&](int64_t l, double w) { links.emplace_back(l, w); });
 }
 
+std::unique_ptr<DragonflyTopology> DragonflyTopology::with_valiant(double v) const {
+    auto twin = std::make_unique<DragonflyTopology>(dims_, wires_, v, local_cost_, true);
+    twin->set_slots(slots());
+    return twin;
+}
+
 int DragonflyTopology::link_class(int64_t l) const {
     int k = 0;
     while (k < 4 && l >= off_[k + 1]) ++k;
@@ -166,7 +173,7 @@ std::string DragonflyTopology::describe() const {
     s << "dragonfly:";
     for (size_t k = 0; k < dims_.size(); ++k) s << (k ? "x" : "") << dims_[k];
     if (wires_ != std::array<int, 3>{1, 1, 1}) s << ":links=" << wires_[0] << ',' << wires_[1] << ',' << wires_[2];
-    if (valiant_ > 0) s << ":valiant=" << valiant_;
+    if (valiant_ > 0 || routing_declared_) s << ":valiant=" << valiant_;
     if (cores() > 1 && local_cost_ != 0.5) s << ":local=" << local_cost_;
     s << slots_suffix();
     return s.str();

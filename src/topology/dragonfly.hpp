@@ -25,6 +25,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -40,8 +41,10 @@ public:
 
     // dims: G, C, B, N and optionally K (cores per host); wires: parallel
     // wires of the blue, black and green links; valiant in [0, 1];
-    // local_cost: distance between cores of one host (K > 1).
-    DragonflyTopology(std::vector<int> dims, std::array<int, 3> wires, double valiant, double local_cost);
+    // local_cost: distance between cores of one host (K > 1);
+    // routing_declared: valiant was given (0: minimal routes declared).
+    DragonflyTopology(std::vector<int> dims, std::array<int, 3> wires, double valiant, double local_cost,
+                      bool routing_declared = true);
 
     TopologyKind kind() const override { return TopologyKind::Dragonfly; }
     int size() const override { return size_; }
@@ -72,6 +75,10 @@ public:
     int cores() const { return dims_.size() > 4 ? dims_[4] : 1; }
     const std::array<int, 3> &wires() const { return wires_; }
     double valiant() const { return valiant_; }
+    bool routing_declared() const { return routing_declared_; }
+    // The same machine (slots included) routed with a valiant share v,
+    // declared.
+    std::unique_ptr<DragonflyTopology> with_valiant(double v) const;
     double local_cost() const { return local_cost_; }
     // Host (0 .. hosts-1) of leaf v, and its group and router index inside
     // the group (chassis * B + blade).
@@ -93,6 +100,7 @@ private:
     std::vector<int> dims_;
     std::array<int, 3> wires_;
     double valiant_, local_cost_;
+    bool routing_declared_;
     int routers_per_group_, size_;
     std::array<int64_t, 6> off_{};  // first id of each LinkClass, off_[5] = count
 };

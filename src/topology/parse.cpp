@@ -203,7 +203,7 @@ std::unique_ptr<Topology> make_dragonfly(const std::string &spec, const std::vec
     for (size_t k = 0; k < o.wires.size(); ++k) wires[k] = o.wires[k];
     try {
         return std::make_unique<DragonflyTopology>(dims, wires, o.valiant < 0 ? 0.0 : o.valiant,
-                                                   o.has_local ? o.local_cost : 0.5);
+                                                   o.has_local ? o.local_cost : 0.5, o.valiant >= 0);
     } catch (const Error &e) {
         std::string why = e.what();
         if (why.rfind("topology: ", 0) == 0) why.erase(0, 10);

@@ -79,6 +79,19 @@ expect_error "the hosts' tier and those inside it have no up=" eval --topology t
   >"$tmp/stencil.txt" 2>&1 && grep -q '^algorithm *identity (no gain)' "$tmp/stencil.txt" &&
   grep -q 'slower for small messages sent one direction at a time' "$tmp/stencil.txt" && ok ||
   bad "--cart-alltoall none: $(cat "$tmp/stencil.txt")"
+# the transposes of a 32x4 grid in rank order on a dragonfly of 8 groups:
+# with minimal routes declared the tasks spread over the groups are taken
+# (every pairwise step of the columns loads one global link per group in
+# rank order); with the routing not declared, adaptive routing would favour
+# rank order, the readings disagree and rank order stays, naming the setting
+"$rm_bin" map --topology dragonfly:8x1x8x1x2:valiant=0 --cart 32x4:00 --cart-alltoall all --no-cache \
+  >"$tmp/df-min.txt" 2>&1 && grep -q '^algorithm *spread (dragonfly)' "$tmp/df-min.txt" &&
+  grep -q 'spread over the groups taken instead of rank order' "$tmp/df-min.txt" && ok ||
+  bad "dragonfly, minimal routes declared: $(cat "$tmp/df-min.txt")"
+"$rm_bin" map --topology dragonfly:8x1x8x1x2 --cart 32x4:00 --cart-alltoall all --no-cache \
+  >"$tmp/df-undeclared.txt" 2>&1 && grep -q '^algorithm *identity (no gain)' "$tmp/df-undeclared.txt" &&
+  grep -q 'spread over the groups: slower for large messages if the dragonfly routes adaptively.*:valiant=' \
+    "$tmp/df-undeclared.txt" && ok || bad "dragonfly, routing not declared: $(cat "$tmp/df-undeclared.txt")"
 # a round-robin launch (rank r on host r mod 16) of an 8x8x8 stencil on 16
 # hosts of 32 cores: the mapping's blocks would cross switches in every
 # direction at a time and are refused, but the machine's own order (cores of

@@ -13,6 +13,8 @@
 #     MPIR_CVAR_RANKMAP_GUARD=f says so in F terms;
 #   - a bad hint: MPI's order with one line naming the setting;
 #   - a bad guard value: one line naming the setting, the model guard;
+#   - a 64-rank pencil FFT on a dragonfly: spread over the groups with
+#     minimal routes declared, block order kept with the routing undeclared;
 #   - (plugin) a pencil-FFT program teaches the hint to its next run, a halo
 #     exchange the hint none.
 kind=$1 mpicc=$2 mpiexec=$3 plugin=$4 src=$5 work=$6
@@ -70,14 +72,39 @@ case_ "bad hint: MPI's order, the setting named" identity "$scrambled" \
 case_ "bad guard: the setting named, MPI's order (a bad setting turns reordering off)" identity "$scrambled" \
   'MPIR_CVAR_RANKMAP_GUARD="sometimes": expected one of model,f,off; reordering disabled' \
   MPIR_CVAR_RANKMAP_GUARD=sometimes
+# A pencil FFT of 64 ranks (16x4 grid, CART_ALLTOALL=all) launched in block
+# order on a dragonfly of 8 groups of 8 routers, one host each: with minimal
+# routes declared (:valiant=0) the tasks spread over the groups are taken
+# (in block order every pairwise step of the columns loads one global link
+# per group); with the routing not declared, adaptive routing would favour
+# block order and the order stays.  The program checks every element.
+dfmap=$work/dragonfly-8x1x8x1-block.map
+: >"$dfmap"
+for r in $(seq 0 63); do echo "$((r / 8)) 0 $((r % 8)) 0" >>"$dfmap"; done
+pencil=$work/pencil
+"$mpicc" -O2 -o "$pencil" "$src/test/compat/pencil.c" || { echo "FAIL: $mpicc could not build pencil.c"; exit 1; }
+# dragonfly NAME TOPOLOGY ERR_REGEX
+dragonfly() {
+  name=$1 topo=$2 errre=$3
+  env MPIR_CVAR_RANKMAP_TOPOLOGY="$topo" MPIR_CVAR_RANKMAP_MAPPING="$dfmap" MPIR_CVAR_RANKMAP_CART_ALLTOALL=all \
+    "$mpiexec" $pre -n 64 "$pencil" 16 4 >"$out" 2>"$err"
+  st=$?
+  if [ $st -eq 0 ] && grep -q '^PASS' "$out" && grep -Eq "$errre" "$err"; then echo "ok   $kind $name"; else
+    echo "FAIL $kind $name (exit $st; stderr should match: $errre)"
+    sed 's/^/  out: /' "$out" | head -10; sed 's/^/  err: /' "$err" | head -10
+    fail=1
+  fi
+}
+dragonfly "dragonfly, minimal routes declared: the FFT's tasks spread over the groups" dragonfly:8x1x8x1:valiant=0 \
+  'MPI_Cart 16x4: 64 tasks, .*spread \(dragonfly\).*spread over the groups taken'
+dragonfly "dragonfly, routing not declared: block order kept, the setting named" dragonfly:8x1x8x1 \
+  'MPI_Cart 16x4: .*spread over the groups: slower for large messages if the dragonfly routes adaptively.*:valiant='
 # Both layers learn the hint: a pencil-FFT program (test/compat/pencil.c)
 # whose grid was reordered runs MPI_Alltoall on MPI_Cart_sub lines; the run
 # writes the hint into the mapping cache ($RANKMAP_WISDOM) and the next run
 # of the same program and grid maps with it.  No false diagnosis: the grid
 # is used through its lines.
 if true; then
-  pencil=$work/pencil
-  "$mpicc" -O2 -o "$pencil" "$src/test/compat/pencil.c" || { echo "FAIL: $mpicc could not build pencil.c"; exit 1; }
   wis=$work/wisdom
   rm -rf "$wis"
   # learn NAME OUT_REGEX ERR_REGEX [!ERR_REGEX]

@@ -1,8 +1,10 @@
 // The dragonfly model: coordinates, SimGrid's minimal routes written out by
 // hand, shells against brute force, the adaptive (valiant) split, the time
-// model's link classes, and the parser's errors.
+// model's link classes, the parser's errors, the guard under undeclared
+// routing and the spread of all-to-all phases.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -11,6 +13,8 @@
 #include "common/rng.hpp"
 #include "cost/cost.hpp"
 #include "cost/model.hpp"
+#include "map/spread.hpp"
+#include "rankmap_glue.h"
 #include "topology/coordfile.hpp"
 #include "topology/dragonfly.hpp"
 #include "topology/mapfile.hpp"
@@ -242,10 +246,11 @@ TEST(Dragonfly, ParserNamesWhatIsWrong) {
 }
 
 TEST(Dragonfly, GuardAsksAllToAllGainsBeyondTheModelsError) {
-    // Two all-to-all groups of four on 4 groups of 4 routers: the guard takes
-    // a new placement of the phases only when it is predicted faster by more
-    // than the model's validated over-prediction of the pairwise steps.
-    auto t = parse_topology("dragonfly:4x1x4x1");
+    // Two all-to-all groups of four on 4 groups of 4 routers, minimal routes
+    // declared: the guard takes a new placement of the phases only when it
+    // is predicted faster by more than the model's validated over-prediction
+    // of the pairwise steps.
+    auto t = parse_topology("dragonfly:4x1x4x1:valiant=0");
     std::vector<Edge> es;
     for (int base : {0, 4})
         for (int a = base; a < base + 4; ++a)
@@ -327,4 +332,117 @@ TEST(Dragonfly, CoordinatesFileErrorsNameTheFileAndLine) {
     auto torus = parse_topology("torus:2x2");
     EXPECT_NE(read_error(*torus, write_tmp("c10", "0: 0 0 0\n"), 1).find("need a dragonfly topology"),
               std::string::npos);
+}
+
+namespace {
+// The lines of a rows x cols grid (task r at row r / cols) as all-to-all
+// groups, rows first, and their messages (one unit each way).
+Graph lines_graph(int rows, int cols, std::vector<std::vector<int>> &groups) {
+    groups.clear();
+    for (int r = 0; r < rows; ++r) {
+        groups.emplace_back();
+        for (int c = 0; c < cols; ++c) groups.back().push_back(r * cols + c);
+    }
+    for (int c = 0; c < cols; ++c) {
+        groups.emplace_back();
+        for (int r = 0; r < rows; ++r) groups.back().push_back(r * cols + c);
+    }
+    std::vector<Edge> es;
+    for (auto &line : groups)
+        for (int a : line)
+            for (int b : line)
+                if (a != b) es.push_back({a, b, 1});
+    return Graph::from_edges(rows * cols, es);
+}
+} // namespace
+
+TEST(Dragonfly, UndeclaredRoutingIsAlsoJudgedAdaptive) {
+    // Only an explicit valiant= declares the routing, and it survives describe().
+    EXPECT_FALSE(dfly(parse_topology("dragonfly:8x1x8x1x2")).routing_declared());
+    EXPECT_TRUE(dfly(parse_topology("dragonfly:8x1x8x1x2:valiant=0")).routing_declared());
+    EXPECT_EQ(parse_topology("dragonfly:8x1x8x1x2:valiant=0")->describe(), "dragonfly:8x1x8x1x2:valiant=0");
+    EXPECT_EQ(parse_topology("dragonfly:8x1x8x1x2")->describe(), "dragonfly:8x1x8x1x2");
+    // The transposes of a 32x4 grid in rank order: the columns stride over
+    // the groups alike, so under minimal routes every pairwise step loads
+    // one global link per group; the spread is faster there and slower when
+    // all inter-group traffic goes through a third group (Valiant).
+    std::vector<std::vector<int>> groups;
+    const Graph g = lines_graph(32, 4, groups);
+    auto minimal = parse_topology("dragonfly:8x1x8x1x2:valiant=0");
+    auto undeclared = parse_topology("dragonfly:8x1x8x1x2");
+    const std::vector<int> block = identity(128);
+    const std::vector<int> spread = spread_placement(g, *minimal, block, groups);
+    EXPECT_LT(bandwidth_time(g, *minimal, spread, groups) * 1.35, bandwidth_time(g, *minimal, block, groups));
+    auto valiant = dfly(undeclared).with_valiant(1);
+    EXPECT_GT(bandwidth_time(g, *valiant, spread, groups), bandwidth_time(g, *valiant, block, groups));
+    // Declared minimal, the guard takes the spread; undeclared, the regimes
+    // disagree and it keeps the current order, naming the setting.
+    EXPECT_TRUE(guard_verdict(g, *minimal, block, spread, groups, GuardMode::Model, 0.02).take);
+    const GuardVerdict v = guard_verdict(g, *undeclared, block, spread, groups, GuardMode::Model, 0.02);
+    EXPECT_FALSE(v.take);
+    EXPECT_NE(v.why.find("routes adaptively (valiant=1"), std::string::npos) << v.why;
+    EXPECT_NE(v.why.find(":valiant="), std::string::npos) << v.why;
+}
+
+TEST(Dragonfly, SpreadKeepsEachNodesLoadAndIsTheSameEverywhere) {
+    std::vector<std::vector<int>> groups;
+    const Graph g = lines_graph(16, 8, groups);
+    auto t = parse_topology("dragonfly:8x1x8x1x2:valiant=0");
+    EXPECT_TRUE(spread_applies(*t, groups));
+    EXPECT_FALSE(spread_applies(*t, {}));
+    EXPECT_FALSE(spread_applies(*parse_topology("torus:4x4x8"), groups));
+    std::vector<int> current(128);
+    for (int r = 0; r < 128; ++r) current[r] = (r * 37) % 128;  // any placement
+    const auto a = spread_placement(g, *t, current, groups);
+    EXPECT_EQ(a, spread_placement(g, *t, current, groups));
+    EXPECT_NE(a, current);
+    std::vector<int> load(128, 0);
+    for (int v : a) ++load[v];
+    for (int v : current) --load[v];
+    for (int x : load) EXPECT_EQ(x, 0);
+}
+
+TEST(Dragonfly, InTheCallTheSpreadFollowsTheDeclaredRouting) {
+    // MPI_Cart_create of 32x4 with every line doing all-to-all
+    // (MPIR_CVAR_RANKMAP_CART_ALLTOALL=all), members in rank order: with
+    // minimal routes declared the spread is taken, rank 0 kept and the same
+    // twice; with the routing undeclared the current order stays.
+    const int dims[2] = {32, 4}, periods[2] = {0, 0};
+    rankmap_graph_t g = nullptr;
+    ASSERT_EQ(rankmap_graph_cartesian_alltoall(2, dims, periods, "all", &g), RANKMAP_OK) << rankmap_last_error();
+    std::vector<int> members(128);
+    for (int i = 0; i < 128; ++i) members[i] = i;
+    rankmap_options o;
+    rankmap_options_init(&o);
+    o.cache_dir = "";
+    for (const char *spec : {"dragonfly:8x1x8x1x2:valiant=0", "dragonfly:8x1x8x1x2"}) {
+        rankmap_topology_t t = nullptr;
+        ASSERT_EQ(rankmap_topology_parse(spec, &t), RANKMAP_OK) << rankmap_last_error();
+        std::vector<std::vector<int>> ranks(2, std::vector<int>(128));
+        rankmap_report before, after;
+        char why[1024];
+        for (auto &r : ranks)
+            ASSERT_EQ(rankmap_reorder_ranks(t, g, &o, 128, members.data(), 128, 0, r.data(), &before, &after, why,
+                                            sizeof why),
+                      RANKMAP_OK)
+                << why;
+        EXPECT_EQ(ranks[0], ranks[1]) << spec;
+        EXPECT_EQ(ranks[0][0], 0) << spec;
+        std::vector<int> sorted = ranks[0];
+        std::sort(sorted.begin(), sorted.end());
+        EXPECT_EQ(sorted, identity(128)) << spec;
+        if (std::string(spec).find("valiant") != std::string::npos) {
+            EXPECT_STREQ(after.algorithm, "spread (dragonfly)") << why;
+            EXPECT_NE(std::string(why).find("spread over the groups taken"), std::string::npos) << why;
+        } else {
+            EXPECT_STREQ(after.algorithm, "identity (no gain)") << why;
+            EXPECT_EQ(ranks[0], identity(128));
+            EXPECT_NE(std::string(why).find("spread over the groups: slower for large messages if the dragonfly "
+                                            "routes adaptively"),
+                      std::string::npos)
+                << why;
+        }
+        rankmap_topology_free(t);
+    }
+    rankmap_graph_free(g);
 }
