@@ -130,6 +130,11 @@ typedef struct rml_ops {
     /* The path's flag that its watched-call hooks test before calling
      * rml_enter / rml_leave (a load and a branch while nothing is armed). */
     int *armed;
+
+    /* This process's host name (MPI_Get_processor_name: SMPI gives the
+     * simulated host's) in NAME of LEN bytes, 0 on success; NULL:
+     * gethostname.  The address table's nodes are the host names. */
+    int (*processor_name)(char *name, int len);
 } rml_ops;
 
 /* ---- lifecycle ------------------------------------------------------------

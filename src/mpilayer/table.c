@@ -9,26 +9,29 @@
  *      processes run on (rankmap_table_hosts: on a tree without a mapping,
  *      the table is where the ranks run);
  *   2. without a declared topology, rank 0 discovers the machine
- *      (rankmap_table_discover: nodes from the processes that share memory
- *      or MPIR_CVAR_RANKMAP_NODE_SIZE, hwloc tiers inside a node, Slurm's
+ *      (rankmap_table_discover: nodes from the processes' host names or
+ *      MPIR_CVAR_RANKMAP_NODE_SIZE, hwloc tiers inside a node, Slurm's
  *      switches from SLURM_TOPOLOGY_ADDR) and broadcasts it.
- * Every process then checks that all hold the same table (two allreduces of
+ * Every process then checks that all hold the same table (one allreduce of
  * rankmap_table_digest): a mapfile unreadable on one node, or machines that
- * differ, disable reordering for the job.  Cost: O(world size) per process;
- * two allreduces, and (unless MPIR_CVAR_RANKMAP_NODE_SIZE stands in for the
- * hosts) a shared-memory split, a
- * split of the node leaders, a broadcast per node, a gather and a
- * broadcast of the hosts, one allreduce and a gather of Slurm addresses
- * when there are any, and two broadcasts.
+ * differ, disable reordering for the job.  Cost: O(world size) per process
+ * and, in MPI_Init, a few collectives and no communicator: an allreduce of
+ * the table, one of the per-program settings (program.c), and (unless
+ * MPIR_CVAR_RANKMAP_NODE_SIZE stands in for the hosts) a broadcast and a
+ * gather of the host names, an allreduce (and a broadcast and a gather
+ * when there are any) of Slurm's addresses, and one or two broadcasts of
+ * rank 0's table.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 #include "mpilayer/layer.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 rml_job rml;
 
@@ -37,28 +40,68 @@ static int dims_create(int nnodes, int ndims, int *dims)
     return rml.ops->dims_create(nnodes, ndims, dims) == 0 ? 0 : -1;
 }
 
-/* The node of every world rank from the processes that share memory: nodes
- * numbered by their lowest world rank.  Collective over world. */
+/* qsort's view of the gathered names */
+static const char *sort_names;
+static size_t sort_name_len;
+
+static int by_name_then_rank(const void *a, const void *b)
+{
+    int x = *(const int *) a, y = *(const int *) b;
+    int c = strcmp(sort_names + (size_t) x * sort_name_len, sort_names + (size_t) y * sort_name_len);
+    return c ? c : (x > y) - (x < y);
+}
+
+/* NODE_OF_PROC[r] = the node of the N names of LEN bytes each, nodes
+ * numbered by their lowest rank; n log n for a full machine's names. */
+static int number_hosts(const char *names, size_t len, int n, int *node_of_proc)
+{
+    int *order = malloc((size_t) n * sizeof(int));
+    if (!order)
+        return -1;
+    for (int r = 0; r < n; r++)
+        order[r] = r;
+    sort_names = names, sort_name_len = len;
+    qsort(order, (size_t) n, sizeof(int), by_name_then_rank);
+    /* each rank's lowest namesake: the first of its run */
+    for (int i = 0, first = 0; i < n; i++) {
+        if (i > 0 && strcmp(names + (size_t) order[i - 1] * len, names + (size_t) order[i] * len) != 0)
+            first = i;
+        node_of_proc[order[i]] = order[first];
+    }
+    free(order);
+    /* ascending ranks: a rank that is its own lowest namesake opens a node,
+     * the others join that one's, numbered already */
+    int nodes = 0;
+    for (int r = 0; r < n; r++)
+        node_of_proc[r] = node_of_proc[r] == r ? nodes++ : node_of_proc[node_of_proc[r]];
+    return 0;
+}
+
+/* The node of every world rank, on rank 0, from the host names (the
+ * path's MPI_Get_processor_name, or gethostname): nodes numbered by
+ * their lowest world rank.  Collective over world: one gather.  Returns
+ * nonzero on rank 0 when the names cannot be gathered; NODE_OF_PROC is
+ * left alone on the other ranks. */
 static int nodes_from_hosts(int *node_of_proc)
 {
     const rml_ops *o = rml.ops;
-    rml_comm shm = o->comm_null, leaders = o->comm_null;
-    int me = rml.world_rank, node = 0, rc;
-    if ((rc = o->split_shared(o->world, me, &shm)) != 0)
-        return rc;
-    int srank = o->rank(shm);
-    rc = o->split(o->world, srank == 0 ? 0 : -1, me, &leaders);
-    if (rc == 0 && leaders != o->comm_null) {
-        node = o->rank(leaders);
-        o->comm_free(&leaders);
-    }
-    if (rc == 0)
-        rc = o->bcast(&node, sizeof(node), 0, shm);
-    o->comm_free(&shm);
-    if (rc == 0)
-        rc = o->gather(&node, sizeof(int), node_of_proc, 0, o->world);
-    if (rc == 0)
-        rc = o->bcast(node_of_proc, (size_t) rml.world_size * sizeof(int), 0, o->world);
+    enum { NAME = HOST_NAME_MAX + 1 };
+    char mine[NAME];
+    memset(mine, 0, sizeof(mine));
+    if ((o->processor_name ? o->processor_name(mine, NAME) : gethostname(mine, NAME - 1)) != 0)
+        snprintf(mine, sizeof(mine), "?");
+    mine[NAME - 1] = '\0';
+    int me = rml.world_rank, n = rml.world_size, ready = 1, rc;
+    char *names = NULL;
+    if (me == 0)
+        ready = (names = malloc((size_t) n * NAME)) != NULL;
+    /* nobody waits in a gather that rank 0 cannot receive */
+    if ((rc = o->bcast(&ready, sizeof(ready), 0, o->world)) != 0 || !ready)
+        return rc ? rc : -1;
+    rc = o->gather(mine, NAME, names, 0, o->world);
+    if (rc == 0 && me == 0)
+        rc = number_hosts(names, NAME, n, node_of_proc);
+    free(names);
     return rc;
 }
 
@@ -276,15 +319,15 @@ int rml_table_init(char *err, size_t errlen, int settings_bad)
     }
     /* every process must agree: the table is used only if all built the
      * same one */
-    long local[3] = { rc >= 0 ? 1 : 0, rc, 0 }, lo[3], hi[3];
-    if (rc > 0)
-        local[2] = rankmap_table_digest(rml.topo, rml.world_size, rml.node_of_rank);
-    if (o->allreduce(local, lo, 3, RML_LONG, RML_MIN, o->world) != 0 ||
-        o->allreduce(local, hi, 3, RML_LONG, RML_MAX, o->world) != 0) {
+    /* one MPI_MIN reduction gives the lowest and (by ~, which reverses the
+     * order without overflow) the highest of rc and the digest */
+    long digest = rc > 0 ? rankmap_table_digest(rml.topo, rml.world_size, rml.node_of_rank) : 0;
+    long local[5] = { rc >= 0 ? 1 : 0, rc, digest, ~(long) rc, ~digest }, lo[5];
+    if (o->allreduce(local, lo, 5, RML_LONG, RML_MIN, o->world) != 0) {
         lo[0] = 0;
         snprintf(err, errlen, "the agreement check of the address table failed");
     }
-    int agree = lo[0] == 1 && lo[1] == hi[1] && lo[2] == hi[2];
+    int agree = lo[0] == 1 && lo[1] == ~lo[3] && lo[2] == ~lo[4];
     if (!agree) {
         if (rc >= 0)
             snprintf(err, errlen, lo[0] == 1 ? "the processes built different address tables "

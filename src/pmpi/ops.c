@@ -196,6 +196,15 @@ static int op_split_shared(rml_comm c, int key, rml_comm *out)
     return rc;
 }
 
+static int op_processor_name(char *name, int len)
+{
+    char buf[MPI_MAX_PROCESSOR_NAME];
+    int n = 0, rc = PMPI_Get_processor_name(buf, &n);
+    if (rc == MPI_SUCCESS)
+        snprintf(name, (size_t) len, "%.*s", n, buf);
+    return rc;
+}
+
 static void op_comm_free(rml_comm *c)
 {
     MPI_Comm n = COMM(*c);
@@ -332,5 +341,6 @@ const rml_ops *plugin_ops(void)
     o.attr_get = op_attr_get;
     o.attr_set = op_attr_set;
     o.armed = &plugin_armed;
+    o.processor_name = op_processor_name;
     return &o;
 }

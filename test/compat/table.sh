@@ -126,6 +126,31 @@ wrap="$slurm blocks"
 case_ "network=dragonfly: Slurm's blocks are the dragonfly's groups" any \
   "$table dragonfly:2x1x2x1(x[0-9]+)? discovered \\(nodes from MPIR_CVAR_RANKMAP_NODE_SIZE, hwloc inside, dragonfly groups from SLURM_TOPOLOGY_ADDR\\)\$" \
   MPIR_CVAR_RANKMAP_NODE_SIZE=2 MPIR_CVAR_RANKMAP_DISCOVER=network=dragonfly
+# Host names: each process gets its own (a UTS namespace, unshare --uts,
+# root only) so that one machine stands for a cluster; $1 of the wrapper
+# puts rank r on host r/2 (block) or r mod 2 (round-robin).
+hosts=$work/hosts-env.sh
+cat >"$hosts" <<'EOS'
+#!/bin/sh
+r=${PMI_RANK:?hydra sets PMI_RANK}; how=$1; shift
+h=node$((r / 2)); [ "$how" = rr ] && h=node$((r % 2))
+exec unshare --uts sh -c 'hostname "$0" && exec "$@"' "$h" "$@"
+EOS
+chmod +x "$hosts"
+if unshare --uts true 2>/dev/null; then
+  wrap="$hosts block"
+  case_ "no topology: the nodes from the host names" any \
+    "$table tree:4x2.* discovered \\(nodes from host names, hwloc inside\\)\$"
+  wrap="$hosts rr"
+  case_ "tree without a mapping, hosts dealt round-robin: the ranks where they run" any \
+    "$table tree:2x4:cost=100,1, mapping default order, ranks where they run: the 2 hosts the processes run on, 4 leaves each\$" \
+    $T=tree:2x4:cost=100,1
+  case_ "a BG/L order against hosts dealt round-robin warns" any \
+    'warning: MPIR_CVAR_RANKMAP_MAPPING="XYZT" puts ranks 0 and 2, which run on one host, on different nodes' \
+    $T=torus:2x2x2 $M=XYZT
+else
+  echo "skip $kind host-name cases: unshare --uts is not permitted here (needs root)"
+fi
 wrap=
 case_ "network=dragonfly without Slurm's addresses: a warning, the nodes alone" any \
   'warning: MPIR_CVAR_RANKMAP_DISCOVER="network=dragonfly" asks for network=dragonfly, but no process has SLURM_TOPOLOGY_ADDR' \
